@@ -227,6 +227,10 @@ type analysis struct {
 	// otherwise: by condition, whether it is the rule not met
 	// (otherwiseBranches), read once.
 	otherwise []bool
+	// lifted are the cases whose outcome takes back what the text states
+	// elsewhere (caseLifted): "…; if a pet did the damage, it isn't
+	// free".
+	lifted []liftedCase
 }
 
 // otherwiseAt reports whether condition k is the rule not met.
@@ -3088,7 +3092,196 @@ func analyzeAs(text string, boundAsLimit bool) *analysis {
 	keepExcepted(a, cancelled)
 	negatedAlternatives(a, toks)
 	a.otherwise = otherwiseBranches(a)
+	caseLifted(a, toks)
 	return a
+}
+
+// caseLead are the words that may open the outcome of a case before its
+// negation: "then no fee", "it isn't free", "we don't charge".
+var caseLead = wordSet("then it this that they there is are was be s does do will so we you")
+
+// casePrep after a negation sets another thing in the place of one:
+// "not to the reefer techs", "not by phone".
+var casePrep = wordSet("to for by from in on at with via through into")
+
+// caseLifted finds the cases whose outcome only takes back what the text
+// states elsewhere, which an exception says with "unless": "…, otherwise
+// the full fee is payable. If the learner is sick and gives a doctor's
+// note, then no fee" is "the full fee, unless the learner is sick …";
+// "every paddler wears a buoyancy aid, only when practising rolls with a
+// coach present it is not needed"; "one free replacement; if a pet did
+// the damage, though, it isn't free". The outcome is a negation right
+// after the case (past "then", "it is"), of a word the text states
+// plainly in another clause, or of a duty ("not needed", "does not
+// apply"). "If it rains, no games" alone says a rule of its own: nothing
+// is stated to take back. Only recorded: asException reads them so
+// against a side that sets the case aside as an exception.
+func caseLifted(a *analysis, toks []rawTok) {
+	lx := theLexicon()
+	for k, cd := range a.conds {
+		if cd.kind != "if" || cd.reason || cd.ownRule || cd.while || cd.outcome || a.otherwiseAt(k) {
+			continue
+		}
+		first := slices.IndexFunc(a.terms, func(t term) bool { return t.cond == k })
+		if first < 0 {
+			continue
+		}
+		// The outcome: the next clause of the sentence, past a "though"
+		// standing alone, or the case's own clause after its words ("…
+		// with a coach present it is not needed").
+		i := slices.IndexFunc(toks, func(t rawTok) bool { return t.clause > cd.clause })
+		for i >= 0 && i < len(toks) && (toks[i].low == "though" || toks[i].low == "however") && (i+1 == len(toks) || toks[i+1].clause != toks[i].clause) {
+			i++
+		}
+		if i < 0 || i >= len(toks) || toks[i].sentence != toks[slices.IndexFunc(toks, func(t rawTok) bool { return t.clause == cd.clause })].sentence {
+			i = -1
+		}
+		at := i
+		if at < 0 {
+			// "… present it is not needed": the negation ends the clause.
+			for j := range toks {
+				if toks[j].clause == cd.clause && toks[j].low == "it" && j+3 < len(toks) && toks[j+3].clause == cd.clause &&
+					(j+4 == len(toks) || toks[j+4].clause != cd.clause) && toks[j+2].low == "not" && liftWord(toks[j+3].low) {
+					at = j
+				}
+			}
+			if at < 0 {
+				continue
+			}
+		}
+		cl := toks[at].clause
+		for at < len(toks) && toks[at].clause == cl && caseLead()[toks[at].low] {
+			at++
+		}
+		if at+1 >= len(toks) || toks[at].clause != cl || toks[at+1].clause != cl || !lx.negCue[toks[at].low] || casePrep()[toks[at+1].low] {
+			continue // "…, not to the reefer techs": another thing in its place, no outcome
+		}
+		// The negated term: the first negated after the case.
+		neg := -1
+		for j := first; j < len(a.terms); j++ {
+			if t := a.terms[j]; t.cond < 0 && t.clause == cl && t.neg && !t.own {
+				neg = j
+				break
+			}
+		}
+		lifted := liftWord(toks[at+1].low) || toks[at+1].low == "need" && toks[at].low == "no"
+		if !lifted {
+			if neg < 0 {
+				continue
+			}
+			w := a.terms[neg].w
+			if !slices.ContainsFunc(a.terms, func(t term) bool { return t.w == w && !t.neg && t.cond < 0 && t.clause != cl }) {
+				continue
+			}
+		}
+		a.lifted = append(a.lifted, liftedCase{cond: k, neg: neg})
+	}
+}
+
+// liftedCase is a case whose outcome takes back what the text states
+// elsewhere (caseLifted): its condition, and the term its negation turned
+// (-1 when it turned no term: "it is not needed").
+type liftedCase struct{ cond, neg int }
+
+// asException reads the cases of x that take back what x states
+// elsewhere (caseLifted) as exceptions, as "unless" says, when y sets the same case
+// aside as an exception: "unless they are ill and provide a doctor's
+// note" against "if the learner is sick and gives a doctor note, then no
+// fee". Against a side that says the case as a rule of its own ("member
+// groups pay no deposit") the case is left as it is said. x itself is
+// not changed; nil when nothing was read.
+func asException(x, y *analysis) *analysis {
+	lx := theLexicon()
+	var c *analysis
+	for _, lc := range x.lifted {
+		words := x.conds[lc.cond].terms
+		excepted := slices.ContainsFunc(y.conds, func(cd condition) bool {
+			return cd.kind == "unless" && !cd.outcome && slices.ContainsFunc(cd.terms, func(w string) bool {
+				return !lx.light[w] && !lx.generic[w] && slices.Contains(words, w)
+			})
+		})
+		if !excepted {
+			continue
+		}
+		if c == nil {
+			cp := *x
+			cp.terms, cp.conds = slices.Clone(x.terms), slices.Clone(x.conds)
+			c = &cp
+		}
+		c.conds[lc.cond].kind = "unless"
+		if lc.neg >= 0 {
+			c.terms[lc.neg].neg, c.terms[lc.neg].verbal, c.terms[lc.neg].none = false, false, false
+		}
+		c.negs--
+	}
+	// A clause that denies a word of the rule to what y excepts from it:
+	// "clamped or towed vehicles never get that hold" against "the
+	// discount is held …, except for vehicles that were clamped or
+	// towed"; "no guests on community event days" against "guests are
+	// welcome every day except community event days". The word denied is
+	// stated plainly elsewhere, by x or by y: "no dogs in the garden"
+	// against "no dogs except in the garden" denies nothing stated.
+	for cl := range x.sentences {
+		n, rest := -1, []int{}
+		for i, t := range x.terms {
+			if t.clause != cl || t.cond >= 0 || t.reason || lx.generic[t.w] || strings.HasPrefix(t.w, "#") || lx.light[t.w] && !t.neg {
+				continue
+			}
+			switch {
+			case t.neg && !t.own && !t.lifted && n < 0:
+				n = i
+			case t.neg:
+				n = len(x.terms) // two negations: no such clause
+			default:
+				rest = append(rest, i)
+			}
+		}
+		if n < 0 || n == len(x.terms) || len(rest) == 0 {
+			continue
+		}
+		w := x.terms[n].w
+		stated := func(z *analysis) bool {
+			return slices.ContainsFunc(z.terms, func(t term) bool { return t.w == w && !t.neg && t.cond < 0 && (z != x || t.clause != cl) })
+		}
+		if !stated(x) && !stated(y) || slices.ContainsFunc(y.terms, func(t term) bool { return t.w == w && t.neg }) {
+			continue // nothing stated to deny, or y denies it too ("exempt from the certificate rule")
+		}
+		words := make([]string, len(rest))
+		fresh := 0 // the words x says nowhere else: "canteen" of "in the canteen visitors do not wear a badge"
+		for j, i := range rest {
+			words[j] = x.terms[i].w
+			if !slices.ContainsFunc(x.terms, func(t term) bool { return t.w == words[j] && t.clause != cl }) {
+				fresh++
+			}
+		}
+		excepted := slices.ContainsFunc(y.conds, func(cd condition) bool {
+			if cd.kind != "unless" || cd.outcome || cd.then || len(cd.terms) == 0 || slices.Contains(cd.terms, w) {
+				return false // "except Friends of the Hall, who pay no fee" says the denial itself; "exempt from the notice" names the word denied
+			}
+			in := 0
+			for _, v := range cd.terms {
+				if slices.Contains(words, v) {
+					in++
+				}
+			}
+			return 2*in >= len(cd.terms) && in > 0 && 2*in >= fresh
+		})
+		if !excepted {
+			continue
+		}
+		if c == nil {
+			cp := *x
+			cp.terms, cp.conds = slices.Clone(x.terms), slices.Clone(x.conds)
+			c = &cp
+		}
+		c.conds = append(c.conds, condition{kind: "unless", clause: cl, terms: words})
+		for _, i := range rest {
+			c.terms[i].cond = len(c.conds) - 1
+		}
+		c.terms[n].neg, c.terms[n].verbal, c.terms[n].none = false, false, false
+		c.negs--
+	}
+	return c
 }
 
 // optionalBoth reads a duty lifted on one side as the choice the other

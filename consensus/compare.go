@@ -759,6 +759,12 @@ func comparePositionsAs(recordTopic, filed, position string, read func(string) *
 	b := read(position)
 	bound = a.subjectBound || b.subjectBound
 	a, b = optionalBoth(a, b, filed, position)
+	if c := asException(a, b); c != nil {
+		a = c
+	}
+	if c := asException(b, a); c != nil {
+		b = c
+	}
 	a2, b2 := onlyIfBoth(a, b)
 	sa, sb := newSide(filed, b.only), newSide(position, a.only)
 	al := alignTokens(sa.text, sb.text, sa.toks, sb.toks)
@@ -3353,6 +3359,9 @@ func compareInstead(a, b *analysis) []string {
 			if !all || slices.ContainsFunc(phrasesY, func(p []string) bool { return overlap(ph, p) >= 0.5 }) {
 				continue // not asserted, or set aside on both sides
 			}
+			if caseAside(x, y, ph, chosen[k]) {
+				continue
+			}
 			said := strings.Join(y.sayAll(ph), " ")
 			other := "not " + said
 			said = strings.Join(slices.Compact(y.sayAll(ph)), " ")
@@ -3369,6 +3378,38 @@ func compareInstead(a, b *analysis) []string {
 	check(b, a, false) // the new position sets aside the filed option
 	check(a, b, true)  // the filed rule sets aside what the position chooses
 	return out
+}
+
+// caseAside reports whether x sets ph aside only for a case, as y does
+// in words of its own: x states ph as its rule in another clause as well,
+// and y says the option x picks in its place (pick) in a clause that
+// does not state ph. "Run an audit on every contest; close ones get a
+// hand recount instead of an audit" against "every contest is audited,
+// except close ones, which are hand-counted instead"; "replaced rather
+// than recalibrated" against "recalibrated …, unless under warranty, in
+// which case it is replaced". "Deploy through Argo CD rather than
+// kubectl" sets kubectl aside for good: it states it nowhere else.
+func caseAside(x, y *analysis, ph, pick []string) bool {
+	in := func(z *analysis, cl int) bool {
+		return slices.ContainsFunc(z.terms, func(u term) bool { return u.clause == cl && !u.neg && slices.Contains(ph, u.w) })
+	}
+	_, _, at := setAside(x)
+	stated := false
+	for i, t := range x.terms {
+		stated = stated || !at[i] && !t.neg && !t.reason && slices.Contains(ph, t.w) && !slices.ContainsFunc(x.terms, func(u term) bool {
+			return u.clause == t.clause && theLexicon().instead[u.w]
+		})
+	}
+	if !stated {
+		return false
+	}
+	lx := theLexicon()
+	for _, u := range y.terms {
+		if !u.neg && slices.Contains(pick, u.w) && !lx.generic[u.w] && !lx.light[u.w] && !in(y, u.clause) {
+			return true
+		}
+	}
+	return false
 }
 
 // What follows a term in its clause (untilLater): "until", "before".
