@@ -946,63 +946,87 @@ func TestMeaningSealed15(t *testing.T) {
 // and options traded, "each time", "not only" and "out of scope") lost
 // nothing in any set; the floors of the 35 sets that rose, here and in
 // the part before, are raised to what they measure.
+//
+// Reading an option set aside only for a case ("a rolling hot meal is
+// served instead" against "… instead of lunch"), a case that takes back
+// what is stated elsewhere as an exception, and a clause denying a word
+// of the rule to what the other side excepts made ten agreeing
+// rewordings consistent over every set and lowered one floor, a conflict
+// that had been found by the wrong reading: sealed 66 conflict 0.88 →
+// 0.87 (the crew meal rule that caps every shoot day at 10 hours, where
+// the filed rule caps only the French hours day, had read "lunch" as
+// turned; the cap's reach is the change, and it is not read); its
+// consistent floor rose 0.67 → 0.69 and its paraphrase ceiling fell
+// 0.23 → 0.21.
+//
+// Values said another way (an ordinal counted on one side only, "monthly"
+// against "for the month", "none of the five", "double-check", "one day
+// a week" as "once a week", "one metre eighty-five", a rate or a share
+// said in two pieces) lowered one floor, a conflict that had been found
+// by a wrong reading: sealed 46 conflict 0.82 → 0.80 (the market pitch
+// kept "if he comes minimum 3 of every 4 market days … and only if the
+// regular did not phone the mairie before": the change is the condition
+// added, which is not read; it was found only as "3 out of every 4 → 3",
+// the share misread as changed). With the other readings of that part
+// (a rule lifted under a case, configuration, options and kinds) the
+// floors of the 26 sets that rose are raised to what they measure.
 func TestMeaningSealedLater(t *testing.T) {
 	t.Parallel()
 	for _, set := range []struct {
 		n                                         int
 		consistent, conflict, none, paraphraseMax float64
 	}{
-		{16, 0.54, 0.62, 0.91, 0.05},
+		{16, 0.54, 0.62, 0.91, 0.02},
 		{17, 0.64, 0.69, 0.91, 0.05},
 		{18, 0.62, 0.56, 0.91, 0.02},
-		{19, 0.69, 0.66, 1.00, 0.10},
+		{19, 0.70, 0.66, 1.00, 0.09},
 		{20, 0.54, 0.54, 1.00, 0.09},
 		{21, 0.54, 0.56, 0.91, 0.10},
-		{22, 0.56, 0.75, 0.88, 0.13},
+		{22, 0.58, 0.75, 0.88, 0.12},
 		{23, 0.67, 0.72, 0.94, 0.12},
-		{24, 0.62, 0.75, 0.88, 0.20},
-		{25, 0.64, 0.69, 0.97, 0.26},
-		{26, 0.69, 0.72, 0.97, 0.15},
+		{24, 0.64, 0.75, 0.88, 0.18},
+		{25, 0.66, 0.69, 0.97, 0.25},
+		{26, 0.72, 0.72, 0.97, 0.12},
 		{27, 0.61, 0.79, 0.97, 0.23},
 		{28, 0.80, 0.72, 0.97, 0.05},
-		{29, 0.80, 0.77, 0.97, 0.07},
+		{29, 0.83, 0.77, 0.97, 0.05},
 		{30, 0.64, 0.85, 1.00, 0.23},
 		{31, 0.66, 0.83, 1.00, 0.20},
-		{32, 0.69, 0.82, 0.97, 0.13},
+		{32, 0.69, 0.82, 1.00, 0.13},
 		{33, 0.58, 0.87, 1.00, 0.18},
-		{34, 0.70, 0.93, 0.83, 0.21},
-		{35, 0.77, 0.95, 0.88, 0.18},
+		{34, 0.70, 0.93, 0.83, 0.20},
+		{35, 0.79, 0.95, 0.88, 0.17},
 		{36, 0.77, 0.95, 0.88, 0.13},
-		{37, 0.67, 0.90, 0.91, 0.15},
-		{38, 0.70, 0.88, 0.94, 0.20},
-		{39, 0.67, 0.93, 0.86, 0.21},
-		{40, 0.79, 0.93, 0.83, 0.07},
+		{37, 0.70, 0.90, 0.91, 0.12},
+		{38, 0.74, 0.88, 0.94, 0.18},
+		{39, 0.69, 0.93, 0.86, 0.20},
+		{40, 0.83, 0.93, 0.83, 0.04},
 		{41, 0.72, 0.90, 0.86, 0.13},
-		{42, 0.82, 0.96, 0.80, 0.12},
+		{42, 0.83, 0.96, 0.80, 0.10},
 		{43, 0.82, 0.95, 0.80, 0.13},
 		{44, 0.70, 0.93, 0.91, 0.15},
 		{45, 0.72, 0.91, 0.83, 0.15},
-		{46, 0.67, 0.82, 0.75, 0.28},
-		{47, 0.80, 0.87, 0.86, 0.13},
+		{46, 0.72, 0.80, 0.75, 0.23},
+		{47, 0.82, 0.87, 0.86, 0.12},
 		{48, 0.74, 0.93, 0.86, 0.13},
 		{49, 0.72, 0.74, 0.86, 0.21},
-		{50, 0.79, 0.82, 0.91, 0.18},
+		{50, 0.80, 0.82, 0.91, 0.17},
 		{51, 0.69, 0.90, 0.80, 0.15},
-		{52, 0.72, 0.91, 0.97, 0.20},
-		{53, 0.74, 1.00, 0.86, 0.21},
-		{54, 0.67, 0.91, 0.77, 0.21},
+		{52, 0.75, 0.91, 0.97, 0.17},
+		{53, 0.75, 1.00, 0.86, 0.21},
+		{54, 0.69, 0.91, 0.77, 0.20},
 		{55, 0.77, 0.90, 0.80, 0.20},
-		{56, 0.77, 0.87, 0.97, 0.18},
+		{56, 0.79, 0.87, 0.97, 0.17},
 		{57, 0.64, 1.00, 0.91, 0.25},
 		{58, 0.72, 0.87, 0.77, 0.18},
 		{59, 0.67, 0.90, 0.88, 0.17},
 		{60, 0.80, 0.79, 0.97, 0.15},
 		{61, 0.74, 0.90, 0.80, 0.15},
-		{62, 0.66, 0.85, 0.86, 0.13},
+		{62, 0.67, 0.85, 0.86, 0.12},
 		{63, 0.66, 0.77, 0.91, 0.18},
-		{64, 0.74, 0.85, 0.77, 0.09},
+		{64, 0.75, 0.85, 0.77, 0.07},
 		{65, 0.77, 1.00, 0.86, 0.09},
-		{66, 0.67, 0.88, 0.88, 0.23},
+		{66, 0.70, 0.87, 0.88, 0.20},
 		{67, 0.59, 0.98, 0.77, 0.25},
 		{68, 0.59, 0.82, 0.91, 0.23},
 		{69, 0.70, 0.90, 0.97, 0.21},
