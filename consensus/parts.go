@@ -696,7 +696,12 @@ var (
 		"soft target", "soft limit", "soft cap", "advisory", "non-blocking", "not enforced", "not blocking", "only a warning", "just a warning", "a warning only",
 		// A requirement said not to be one.
 		"not required", "not mandatory", "not compulsory", "not obligatory", "not a must", "no need to", "need not", "needn't",
-		"do not have to", "does not have to", "don't have to", "doesn't have to", "a recommendation", "at their discretion", "at the discretion", "discretionary", "voluntary",
+		"do not have to", "does not have to", "don't have to", "doesn't have to",
+		// A need said not to be one ("they do not need to attend the
+		// unpacking", "nobody needs to take laptops out any more", "the
+		// declaration is no longer needed").
+		"do not need to", "does not need to", "don't need to", "doesn't need to", "nobody needs to", "no one needs to", "no longer needed", "no longer required",
+		"a recommendation", "at their discretion", "at the discretion", "discretionary", "voluntary",
 		"rather than mandatory", "rather than required", "rather than compulsory", "instead of mandatory", "instead of required",
 		"aim for", "aim to", "aims for", "aims to", "strive to", "strives to",
 		"better if", "it is better", "it's better", "best if", "it is best", "it's best", "would be nice", "would be good",
@@ -804,6 +809,9 @@ func compareStrength(filed, position string) []string {
 		if w == "" || strongCue(part) != "" || indexWord(la, w) >= 0 || indexWord(unhyphened, w) >= 0 {
 			continue // no weak part, or one the filed rule words so too ("a discretionary charge")
 		}
+		if endsBare(part, w) {
+			continue // "under-25s show ID; older ones don't need to": others set apart, the duty kept
+		}
 		if paWords == nil {
 			for _, p := range pa {
 				paWords = append(paWords, partWords(p))
@@ -820,6 +828,18 @@ func compareStrength(filed, position string) []string {
 		return []string{strong + " → " + w}
 	}
 	return nil
+}
+
+// endsBare reports whether the weak cue w is a "need to" or "have to"
+// said with nothing after it in part ("adults don't need to", "the rest
+// do not have to."): the position sets apart the ones it names and keeps
+// the duty of the others, not loosening it.
+func endsBare(part, w string) bool {
+	if !strings.HasSuffix(w, " to") {
+		return false
+	}
+	k := indexWord(part, w)
+	return k >= 0 && strings.Trim(part[k+len(w):], " ,.:)") == ""
 }
 
 // strengthParts splits lower-case text into the parts a duty is said in:
@@ -883,7 +903,12 @@ func nearestPart(parts []string, words []map[string]bool, want map[string]bool) 
 // dutyLiftedCues are the words of a filed part that lifts a duty as "need
 // not" does: the same part said with "don't have to" or "needn't" is no
 // rule made optional.
-var dutyLiftedCues = []string{"exempt", "do not need", "does not need", "don't need", "doesn't need", "no need", "not required", "not needed", "not obliged"}
+var dutyLiftedCues = []string{"exempt", "do not need", "does not need", "don't need", "doesn't need", "no need", "not required", "not needed", "not obliged",
+	// A charge lifted for some: "late check-out is free for gold members"
+	// is what "gold members don't need to pay for it" says. Not "free of
+	// charge", which the duty itself may carry ("must send copies, free
+	// of charge").
+	"free for"}
 
 // liftedIn reports whether a part of the filed rule (parts, their words
 // in words) lifts a duty (dutyLiftedCues) and shares two content words
