@@ -3857,23 +3857,119 @@ func compareEvenCovered(a, b *analysis) []string {
 		}
 	}
 	var out []string
-	for _, cd := range a.conds {
-		// An exception with an outcome of its own ("unless X, then B")
-		// covered "even" loses its outcome just the same.
-		if cd.kind != "unless" && !cd.outcome || len(cd.terms) == 0 {
+	insisted := insistsEven(b)
+	for k, cd := range a.conds {
+		if len(cd.terms) == 0 {
 			continue
 		}
-		n := 0
+		// An exception with an outcome of its own ("unless X, then B")
+		// covered "even" loses its outcome just the same.
+		excepted := cd.kind == "unless" || cd.outcome
+		n, said := 0, 0
 		for _, w := range cd.terms {
 			if covered[w] {
 				n++
 			}
 		}
-		if 2*n >= len(cd.terms) {
+		if !excepted && insisted && caseOnlyEven(a, k, b, covered) && ownCaseRule(a, k, b, covered) {
+			// A case set down in a part of its own with its own outcome
+			// ("…; the charge is waived when the app showed no free bay")
+			// that the new rule insists it holds in "always", "even if
+			// the app showed no free bay": the exception is dropped. Its
+			// words the new rule says elsewhere count as said ("during a
+			// declared emergency one operator's approval is enough"
+			// against "2 operator approvals, always, not even in a
+			// declared emergency").
+			all := set(b.words())
+			for _, w := range cd.terms {
+				if !covered[w] && all[w] {
+					said++
+				}
+			}
+			excepted = true
+		}
+		if excepted && 2*(n+said) >= len(cd.terms) {
 			out = append(out, "exception dropped: unless "+cd.text)
 		}
 	}
 	return out
+}
+
+// insistsEven reports whether x says its rule holds in a case "even",
+// insisting on it: "always" or a negation said before the clause of
+// "even" ("charged $25, always, even if the app showed no free bay",
+// "never orange, even if both captains agree"). A plain "even when it
+// rains" widens a rule without setting aside a case of the other side.
+func insistsEven(x *analysis) bool {
+	at := -1
+	for _, t := range x.terms {
+		if t.even {
+			at = t.clause
+			break
+		}
+	}
+	if at < 0 {
+		return false
+	}
+	always := alwaysWord()
+	return slices.ContainsFunc(x.terms, func(t term) bool {
+		return !t.even && t.clause <= at && (t.w == always || t.neg)
+	})
+}
+
+// caseOnlyEven reports whether y covers "even" a word of the condition k
+// of x that y says nowhere outside that case ("declared" in "not even in
+// a declared emergency"), where x does not itself say the case "even"
+// ("not allowed on even when accompanied by an adult" is the rule held,
+// not an exception). A word y's rule says as well ("bay" in "outside a
+// bay >30 min") reads the rule, not the case.
+func caseOnlyEven(x *analysis, k int, y *analysis, covered map[string]bool) bool {
+	if slices.ContainsFunc(x.terms, func(t term) bool { return t.cond == k && t.even }) {
+		return false
+	}
+	outside := map[string]bool{}
+	for _, t := range y.terms {
+		if !t.even {
+			outside[t.w] = true
+		}
+	}
+	return slices.ContainsFunc(x.conds[k].terms, func(w string) bool { return covered[w] && !outside[w] })
+}
+
+// ownCaseRule reports whether the condition k of x stands in a part of
+// its own, away from the rule's first clause, and that part says the
+// rule's matter again, a word y says outside the case it covers:
+// "orange balls are used instead only if both captains agree" against
+// "never orange, even if both captains agree" (not "if a backup fails,
+// an alert is sent", an outcome y does not speak of).
+func ownCaseRule(x *analysis, k int, y *analysis, covered map[string]bool) bool {
+	first := -1
+	for _, t := range x.terms {
+		if t.cond < 0 {
+			first = t.clause
+			break
+		}
+	}
+	cd := x.conds[k]
+	if first < 0 || cd.clause <= first {
+		return false
+	}
+	outside := map[string]bool{}
+	for _, t := range y.terms {
+		if !t.even && t.cond < 0 {
+			outside[t.w] = true
+		}
+	}
+	lx := theLexicon()
+	// The part is the condition's clause, and the next one of its
+	// sentence when the condition opens it ("when the renter bought the
+	// fuel option, the car can come back empty").
+	part := func(cl int) bool {
+		return cl == cd.clause || cl == cd.clause+1 && cl < len(x.sentences) && x.sentences[cl] == x.sentences[cd.clause]
+	}
+	return slices.ContainsFunc(x.terms, func(t term) bool {
+		return part(t.clause) && !covered[t.w] && outside[t.w] && !lx.generic[t.w] && !strings.HasPrefix(t.w, "#")
+	})
 }
 
 // plainIn reports whether every word of ws stands in x's rule itself:
