@@ -1489,6 +1489,13 @@ func numberWordsToNumbers(in []rawTok) []rawTok {
 				continue
 			}
 		}
+		if k, ok := theOnePeriod(in, i); ok {
+			// "within the hour", "in the past year": one of them, as
+			// "within 1 hour", "in the last 12 months" say.
+			out = append(out, rawTok{num: 1, isNum: true, clause: t.clause, sentence: t.sentence, text: t.text})
+			i = k - 1
+			continue
+		}
 		if pairOf(in, i) {
 			// "a couple of layers": two of them.
 			out = append(out, rawTok{num: 2, isNum: true, clause: t.clause, sentence: t.sentence, text: t.text + " " + in[i+1].text + " " + in[i+2].text})
@@ -2094,6 +2101,45 @@ var aboutOne = sync.OnceValue(func() map[string]bool {
 	return map[string]bool{"within": true, "under": true, "over": true, "than": true, "about": true, "around": true, "least": true,
 		"most": true, "nearly": true, "almost": true, "roughly": true, "approximately": true, "to": true, "exceeding": true, "beyond": true}
 })
+
+// theOnePeriod reports whether "the" at in[i] opens one whole period said
+// without its number, and where the words it stands for end (the unit
+// itself stays): "within the hour" is within 1 hour, "in the past year"
+// and "over the last month" one year and one month back. Only a time
+// unit in the singular counts, and not one the words go on to name
+// ("in the last week of term" is a week of the calendar, not a length;
+// "in the hours before" no length at all).
+func theOnePeriod(in []rawTok, i int) (int, bool) {
+	if in[i].low != "the" || i == 0 || i+1 >= len(in) || in[i-1].clause != in[i].clause {
+		return 0, false
+	}
+	k, back := i+1, false
+	switch in[k].low {
+	case "past", "last", "previous":
+		k, back = k+1, true
+	}
+	if k >= len(in) || in[k].clause != in[i].clause {
+		return 0, false
+	}
+	switch in[i-1].low {
+	case "within", "inside":
+	case "in", "over", "during":
+		if !back {
+			return 0, false // "in the morning", "over the year": a part of the calendar
+		}
+	default:
+		return 0, false
+	}
+	switch in[k].low {
+	case "hour", "day", "week", "month", "year":
+	default:
+		return 0, false
+	}
+	if k+1 < len(in) && in[k+1].clause == in[i].clause && in[k+1].low == "of" {
+		return 0, false
+	}
+	return k, true
+}
 
 // afterTime are the words that may follow a time of day said without its
 // part of the day ("half six to ten", "till half seven on weekdays").
