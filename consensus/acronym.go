@@ -1,6 +1,9 @@
 package consensus
 
-import "strings"
+import (
+	"slices"
+	"strings"
+)
 
 // An acronym in one topic that the other topic spells out asks about the
 // words it stands for: "DLQ retention" is a question about the "dead
@@ -56,4 +59,77 @@ func spelledTopics(q, r string) (string, string, bool) {
 	q2, a := spellOut(q, r)
 	r2, b := spellOut(r, q)
 	return q2, r2, a || b
+}
+
+// spellOutRule is spellOut for the two sides of a rule, which say more
+// than a topic and so offer more runs of words: an acronym reads as the
+// one run of other's words its initials spell ("sign the TOB": terms of
+// business; "GMs": game masters), and is left as it is when two runs
+// spell it ("CL" beside "control limits" and "centre line") or when the
+// run starts with a word that begins with the acronym itself ("DOC"
+// beside "DOCX only checked" is another format, not those words), or
+// when the run holds a "not" or "no": "DNR" names an order, and "pts with
+// DNR aren't flagged" written as "do not resuscitate" would read as two
+// denials.
+func spellOutRule(text, other string) string {
+	if !hasAcronym(text) {
+		return text
+	}
+	rw := bridgeWords(other)
+	if len(rw) == 0 {
+		return text
+	}
+	has := make(map[string]bool, len(rw))
+	for _, w := range rw {
+		has[w] = true
+	}
+	var b strings.Builder
+	last := 0
+	for _, sp := range bridgeSpans(text) {
+		w := text[sp[0]:sp[1]]
+		if !isAbbreviation(w) || knownPair(w) {
+			continue
+		}
+		core := strings.ToLower(strings.TrimSuffix(w, "s"))
+		if has[core] || has[strings.ToLower(w)] {
+			continue
+		}
+		repl := ""
+		for i := range rw {
+			if rw[i] == "" || rw[i][0] != core[0] {
+				continue
+			}
+			j := initialsRun(core, rw, i)
+			if j == i {
+				continue
+			}
+			run := strings.Join(rw[i:j], " ")
+			if strings.HasPrefix(rw[i], core) || repl != "" && repl != run || slices.ContainsFunc(rw[i:j], negationWord) {
+				repl = ""
+				break
+			}
+			repl = run
+		}
+		if repl == "" {
+			continue
+		}
+		b.WriteString(text[last:sp[0]])
+		b.WriteString(repl)
+		last = sp[1]
+	}
+	if last == 0 {
+		return text
+	}
+	b.WriteString(text[last:])
+	return b.String()
+}
+
+// negationWord reports whether w, a lower-case word, denies: "not", "no",
+// "never" ("non" of "non-disclosure" names a kind and is no denial).
+func negationWord(w string) bool {
+	switch w {
+	case "not", "no", "never", "nor":
+		return true
+	}
+	return false
 }

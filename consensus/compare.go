@@ -741,6 +741,17 @@ func ComparePositionsOn(recordTopic, filed, position string) Comparison {
 			return d
 		}
 	}
+	if c.Agreement != Agree {
+		// An acronym one side spells out in the other's words reads as
+		// those words: "before they sign the TOB" says "before the client
+		// signs the terms of business" (spellOutRule).
+		p2 := spellOutRule(position, filed)
+		if f2 := spellOutRule(filed, p2); p2 != position || f2 != filed {
+			if d, _ := comparePositionsAs(recordTopic, f2, p2, analyze); d.Agreement == Agree {
+				return d
+			}
+		}
+	}
 	return c
 }
 
