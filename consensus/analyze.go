@@ -3249,11 +3249,7 @@ func asException(x, y *analysis) *analysis {
 		if !excepted {
 			continue
 		}
-		if c == nil {
-			cp := *x
-			cp.terms, cp.conds = slices.Clone(x.terms), slices.Clone(x.conds)
-			c = &cp
-		}
+		c = ownCopy(c, x)
 		c.conds[lc.cond].kind = "unless"
 		if lc.neg >= 0 {
 			c.terms[lc.neg].neg, c.terms[lc.neg].verbal, c.terms[lc.neg].none = false, false, false
@@ -3315,11 +3311,7 @@ func asException(x, y *analysis) *analysis {
 		if !excepted {
 			continue
 		}
-		if c == nil {
-			cp := *x
-			cp.terms, cp.conds = slices.Clone(x.terms), slices.Clone(x.conds)
-			c = &cp
-		}
+		c = ownCopy(c, x)
 		c.conds = append(c.conds, condition{kind: "unless", clause: cl, terms: words})
 		for _, i := range rest {
 			c.terms[i].cond = len(c.conds) - 1
@@ -3328,6 +3320,18 @@ func asException(x, y *analysis) *analysis {
 		c.negs--
 	}
 	return c
+}
+
+// ownCopy is c, or when c is nil a copy of x whose terms and conditions
+// may be changed without changing x's: asException reads x anew only
+// once something in it is read otherwise.
+func ownCopy(c, x *analysis) *analysis {
+	if c != nil {
+		return c
+	}
+	cp := *x
+	cp.terms, cp.conds = slices.Clone(x.terms), slices.Clone(x.conds)
+	return &cp
 }
 
 // optionalBoth reads a duty lifted on one side as the choice the other

@@ -104,18 +104,14 @@ func TestPeriodInAKey(t *testing.T) {
 // still a change, and text that only starts with "step" keeps its words.
 func TestLogFrames(t *testing.T) {
 	t.Parallel()
-	for _, tc := range []struct{ in, want string }{
+	checkVoiced(t, []voicedCase{
 		{"[step 2/3] applying rule: gates close at 10 pm.", "gates close at 10 pm."},
 		{"(Step 4 of 6): gates close at 10 pm.", "gates close at 10 pm."},
 		{"Stepping stones: keep 2/3 of the path clear.", "Stepping stones: keep 2/3 of the path clear."},
 		{`<165>1 2026-01-09T08:30:00Z app-7 billing 812 DUNNING [dun@41058 first_reminder_days="7" final_notice_days="21"] rule loaded`,
 			"first reminder days 7; final notice days 21 ; rule loaded"},
 		{`<34>1 2026-01-09T08:30:00Z host su - ID47 - login failed`, "login failed"},
-	} {
-		if got := voicePosition(tc.in); got != tc.want {
-			t.Errorf("voicePosition(%q) = %q, want %q", tc.in, got, tc.want)
-		}
-	}
+	})
 	checkAgreements(t, []agreementCase{
 		{"Overdue invoices get a first reminder after 7 days and a final notice after 21 days.",
 			`<165>1 2026-01-09T08:30:00Z app-7 billing 812 DUNNING [dun@41058 first_reminder_after_days="7" final_notice_after_days="21"] rule loaded`, Agree},

@@ -21,18 +21,14 @@ func TestConfigZeroSaysNone(t *testing.T) {
 		{"Reminder emails go out 2 hours after signup.", "reminder_delay_minutes = 0", Disagree},
 		{"An aborted game costs each player 5 rating points.", `<abort rating_change="0" applies_to="both_players"/>`, Disagree},
 	})
-	for _, tc := range []struct{ in, want string }{
+	checkVoiced(t, []voicedCase{
 		{"grace_period_minutes = 0", "no grace period minutes"},
 		{"fee_gbp: 0.00", "no fee gbp"},
 		{"min_stock: 0", "min stock 0"},
 		{"start_hour: 0", "start hour 0"},
 		{"h100_per_region = 0", "h100 per region 0"},
 		{"retry_factor: 0.5", "retry factor 0.5"},
-	} {
-		if got := voicePosition(tc.in); got != tc.want {
-			t.Errorf("voicePosition(%q) = %q, want %q", tc.in, got, tc.want)
-		}
-	}
+	})
 }
 
 // TestConfigCompoundUnit: a key that ends with a unit of one measure per
@@ -52,18 +48,14 @@ func TestConfigCompoundUnit(t *testing.T) {
 		{"Borrowers on autopay get a 0.25 percentage point rate reduction.", "autopay_discount_pp = 0.25", Agree},
 		{"Borrowers on autopay get a 0.25 percentage point rate reduction.", "autopay_discount_pp = 0.5", Disagree},
 	})
-	for _, tc := range []struct{ in, want string }{
+	checkVoiced(t, []voicedCase{
 		{"max_wind_m_s: 20", "max wind 20 m/s"},
 		{"chlorine_min_mgl = 1.0", "chlorine min 1.0 mg/l"},
 		{"residue_mg_per_kg: 0.01", "residue 0.01 mg/kg"},
 		{"tank_l_min: 200", "tank l min 200"},
 		{"timeout_ms: 300", "timeout ms 300"},
 		{"autopay_discount_pp = 0.25", "autopay discount 0.25 percentage points"},
-	} {
-		if got := voicePosition(tc.in); got != tc.want {
-			t.Errorf("voicePosition(%q) = %q, want %q", tc.in, got, tc.want)
-		}
-	}
+	})
 }
 
 // TestConfigExemptFrom: a key that says its value is exempt from
@@ -75,15 +67,11 @@ func TestConfigExemptFrom(t *testing.T) {
 		{"Staff are exempt from the weekly booking limit of 12 hours.", "booking: {max_hours_per_week: 12, exempt_from_limit: [staff]}", Agree},
 		{"Staff are exempt from the weekly booking limit of 12 hours.", "booking: {max_hours_per_week: 12, exempt_from_limit: staff}", Agree},
 	})
-	for _, tc := range []struct{ in, want string }{
+	checkVoiced(t, []voicedCase{
 		{"exempt_from_weekly_cap: [:facility_staff]", "facility staff exempt from weekly cap"},
 		{"exemptFromDeduction: ['pass/fail modules', resits]", "pass/fail modules, resits exempt from deduction"},
 		{"exempt_from_limit: {caravan: true}", "exempt from limit {caravan}"},
-	} {
-		if got := voicePosition(tc.in); got != tc.want {
-			t.Errorf("voicePosition(%q) = %q, want %q", tc.in, got, tc.want)
-		}
-	}
+	})
 }
 
 // TestConfigFileLabel: a comment at the start that names the file a
@@ -94,15 +82,11 @@ func TestConfigFileLabel(t *testing.T) {
 	checkAgreements(t, []agreementCase{
 		{"Display loaned works on paper at no more than 50 lux.", "# gallery-lighting.toml  [loans.works_on_paper]  max_lux = 50", Agree},
 	})
-	for _, tc := range []struct{ in, want string }{
+	checkVoiced(t, []voicedCase{
 		{"# gallery-lighting.toml  [loans.works_on_paper]  max_lux = 50", "[loans.works_on_paper] max lux 50"},
 		{"-- site.lua: roof_sheets = { lift_by = 2 }", "roof sheets { lift by 2 }"},
 		{"# values.yaml for routing-svc -- x: 1", "# values.yaml for routing-svc -- x: 1"},
-	} {
-		if got := voicePosition(tc.in); got != tc.want {
-			t.Errorf("voicePosition(%q) = %q, want %q", tc.in, got, tc.want)
-		}
-	}
+	})
 }
 
 // TestConfigYesNoOfOtherLanguages: the yes and no of PowerShell
@@ -110,13 +94,9 @@ func TestConfigFileLabel(t *testing.T) {
 // deny it as "false" and "true" do.
 func TestConfigYesNoOfOtherLanguages(t *testing.T) {
 	t.Parallel()
-	for _, tc := range []struct{ in, want string }{
+	checkVoiced(t, []voicedCase{
 		{"$Policy = @{ PublishBeforeEmbargo = $false; Notify = $true }", "$policy @{ not publish before embargo; notify }"},
 		{"&POT guard_fitted = .TRUE., kill_cord = .FALSE. /", "&POT guard fitted, not kill cord /"},
 		{"x = $foo", "x $foo"},
-	} {
-		if got := voicePosition(tc.in); got != tc.want {
-			t.Errorf("voicePosition(%q) = %q, want %q", tc.in, got, tc.want)
-		}
-	}
+	})
 }

@@ -28,7 +28,7 @@ func TestConfigSetAsideKey(t *testing.T) {
 		{"Guest wifi is throttled to 5 Mbps per device, except for conference room bookings.",
 			"guest_wifi: {limit_mbps_per_device: 5, override_if: vip_guest}", Disagree},
 	})
-	for _, tc := range []struct{ in, want string }{
+	checkVoiced(t, []voicedCase{
 		{"fm.ads.limitsExemptDuring=live_sports_coverage", "fm ads limits except during live_sports_coverage"},
 		{"SUPPRESS_ALERT_DURING_SCHEDULED_CLEANING=true", "alert except during scheduled cleaning"},
 		{"SUPPRESS_ALERT_DURING_SCHEDULED_CLEANING=false", "not suppress alert during scheduled cleaning"},
@@ -37,11 +37,7 @@ func TestConfigSetAsideKey(t *testing.T) {
 		{"skip_if: raining", "skip if raining"},
 		{"cap_waived_if: appeal_upheld", "cap waived if appeal_upheld"},
 		{"override_role: clinic_manager", "override role clinic_manager"},
-	} {
-		if got := voicePosition(tc.in); got != tc.want {
-			t.Errorf("voicePosition(%q) = %q, want %q", tc.in, got, tc.want)
-		}
-	}
+	})
 }
 
 // TestConfigExemptList: a key "exempt" names what its rule is not for,
@@ -57,17 +53,13 @@ func TestConfigExemptList(t *testing.T) {
 		{"Cabin bags may weigh at most 8 kg; musical instruments are exempt.",
 			`cabin_bag.max_kg = 10 exempt = "musical instruments"`, Disagree},
 	})
-	for _, tc := range []struct{ in, want string }{
+	checkVoiced(t, []voicedCase{
 		{"exempt: ['baby-changing bag', 'medical bag']", "except baby-changing bag, medical bag"},
 		{"exempt: [pregnantFemales, nursing_females]", "except pregnant females, nursing females"},
 		{`exempt = "musical instruments"`, "except musical instruments"},
 		{"exempt: true", "exempt"},
 		{"exempt_from_weekly_cap: [facility_staff]", "facility staff exempt from weekly cap"},
-	} {
-		if got := voicePosition(tc.in); got != tc.want {
-			t.Errorf("voicePosition(%q) = %q, want %q", tc.in, got, tc.want)
-		}
-	}
+	})
 }
 
 // TestConfigUnitPerThing: a key that holds a unit of so much per another
@@ -93,17 +85,13 @@ func TestConfigUnitPerThing(t *testing.T) {
 		{"Day traders pay 2 euros per linear metre of stall frontage; producers selling only their own farm produce pay 1 euro per metre.",
 			"day_trader_fee <- list(eur_per_linear_metre = 2, own_farm_produce_only_eur_per_metre = 2)", Disagree},
 	})
-	for _, tc := range []struct{ in, want string }{
+	checkVoiced(t, []voicedCase{
 		{"eur_per_linear_metre = 2", "2 eur per linear metre"},
 		{"price_gbp_per_night: 15", "price 15 gbp per night"},
 		{"--free-kg-per-passenger=23", "free 23 kg per passenger"},
 		{"rooms_per_floor: 12", "rooms per floor 12"},
 		{"eur_per_kwh: tiered", "eur per kwh tiered"},
-	} {
-		if got := voicePosition(tc.in); got != tc.want {
-			t.Errorf("voicePosition(%q) = %q, want %q", tc.in, got, tc.want)
-		}
-	}
+	})
 }
 
 // TestConfigUnitInsideKey: a key that says its unit of time before a word
@@ -120,15 +108,11 @@ func TestConfigUnitInsideKey(t *testing.T) {
 		{"Parcels wait in the locker for 72 hours, or 120 hours for pharmacy orders.",
 			"locker: {dwell_hours_standard: 72, dwell_hours_pharmacy: 96}", Disagree},
 	})
-	for _, tc := range []struct{ in, want string }{
+	checkVoiced(t, []voicedCase{
 		{"KYC_REFRESH_MONTHS_HIGH=12", "kyc refresh high 12 months"},
 		{"max_drive_minutes_from_home: 8", "max drive minutes from home 8"},
 		{"booth_hours_per_day_max: 6", "booth hours per day max 6"},
 		{"atRatedHoursPercent: 90", "at rated hours percent 90"},
 		{"retention_days: 30", "retention days 30"},
-	} {
-		if got := voicePosition(tc.in); got != tc.want {
-			t.Errorf("voicePosition(%q) = %q, want %q", tc.in, got, tc.want)
-		}
-	}
+	})
 }

@@ -272,3 +272,17 @@ func FuzzVoicePosition(f *testing.F) {
 		}
 	})
 }
+
+// voicedCase is a text and the words voicePosition must say it in.
+type voicedCase struct{ in, want string }
+
+// checkVoiced says each case's text as a position and reports the ones
+// said otherwise.
+func checkVoiced(t *testing.T, cases []voicedCase) {
+	t.Helper()
+	for _, c := range cases {
+		if got := voicePosition(c.in); got != c.want {
+			t.Errorf("voicePosition(%q) = %q, want %q", c.in, got, c.want)
+		}
+	}
+}
