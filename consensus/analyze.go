@@ -86,6 +86,10 @@ type quantity struct {
 	// days" (waitAfter, once they have passed) or "within 30 days"
 	// (waitWithin, before they have); 0 when it says neither.
 	wait int8
+	// counted: a bare number followed by the plural of what it counts
+	// ("5 students", "the top 8 teams", "4 seats"): a number of things,
+	// which no percentage says again.
+	counted bool
 	// back: a bare number after "the" that ends its words ("none of the
 	// five is below 776 g", "add to the ten") or follows "of the" ("one of
 	// the three leaks"): the number of things said before, not a new one.
@@ -2538,6 +2542,14 @@ func analyzeAs(text string, boundAsLimit bool) *analysis {
 				at := i + 1
 				if l := toks[at].low; (l == "whole" || l == "full" || l == "entire") && at+1 < len(toks) && !toks[at+1].isNum && toks[at+1].clause == t.clause {
 					at++ // "one full day"
+				} else if l == "consecutive" || l == "successive" || l == "straight" {
+					// "7 consecutive days" is 7 days; not "3 consecutive
+					// working days", read with their kind of day as before.
+					if at+1 < len(toks) && toks[at+1].clause == t.clause {
+						if u, ok := lx.units[lx.fold(stem(toks[at+1].low))]; ok && u.dim == "time" {
+							at++
+						}
+					}
 				}
 				if d, ok := countedDays(toks, at); ok {
 					q.days = d // "5 business days": days of their own kind
@@ -2588,6 +2600,11 @@ func analyzeAs(text string, boundAsLimit bool) *analysis {
 				q.value += 0.5 * q.value / q.raw
 				q.text += " and a half"
 				i += 3
+			}
+			if q.dim == "" && !t.clock && !ordinal && q.raw > 1 && i+1 < len(toks) && toks[i+1].clause == t.clause && countedNoun(lx, toks[i+1].low) &&
+				!(i+2 < len(toks) && toks[i+2].clause == t.clause && objectWords()[toks[i+2].low]) {
+				// Not a verb with its object: "above 30 triggers it".
+				q.counted = true
 			}
 			if q.dim == "" && i+1 < len(toks) && toks[i+1].clause == t.clause && (toks[i+1].low == "pound" || toks[i+1].low == "pounds") {
 				q.text += " " + toks[i+1].text // weighs or pays: sameQuantity reads it against the other side's unit
@@ -4633,6 +4650,25 @@ func amountQualifier(w string) bool {
 	}
 	return false
 }
+
+// countedNoun reports whether w, right after a bare number, is the
+// plural of what the number counts: "5 students", "8 teams", "4 seats";
+// not a word of the lexicon's stop list, nor "times" ("2 times the rate").
+func countedNoun(lx *lexicon, w string) bool {
+	if len(w) < 4 || !strings.HasSuffix(w, "s") || strings.HasSuffix(w, "ss") || w == "times" || lx.stopWord[w] {
+		return false
+	}
+	for _, r := range w {
+		if r < 'a' || r > 'z' {
+			return false
+		}
+	}
+	return true
+}
+
+// objectWords open the object of a verb: "30 triggers it", "5 means
+// the".
+var objectWords = wordSet("it them the a an this that these those you us him her")
 
 // countedDays reads the kind of days (or hours) a length counts when the
 // word at at names it before "day", "days", "hour" or "hours": "business"

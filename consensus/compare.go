@@ -2187,6 +2187,9 @@ func sameQuantity(x, y quantity) bool {
 	} else if y.dim == "percent" && x.dim == "" && x.per == "" && x.value > 0 && x.value < 1 {
 		x.value, x.dim = 100*x.value, "percent"
 	}
+	if x.dim == "percent" && y.counted || y.dim == "percent" && x.counted {
+		return false // "5 students" are not "5% of students"
+	}
 	if x.dim == "percent" && multiplier(y) && x.per == y.per {
 		y.value, y.dim = 100*y.value, "percent" // "1.5x the rate" is 150% of it
 	} else if y.dim == "percent" && multiplier(x) && x.per == y.per {

@@ -708,7 +708,12 @@ var (
 		"recommend", "recommends", "as a guideline", "as guidance", "is advised", "are advised", "advisable", "suggested", "we suggest",
 		"discretion", "if they choose", "if they wish", "up to them", "their judgement", "their judgment", "we encourage", "encourage", "where practical",
 		"if practical", "where practicable", "not strictly required", "not strictly necessary", "a guideline", "may ignore", "can ignore", "decide for themselves",
-		"is preferred", "are preferred"}
+		"is preferred", "are preferred",
+		// A duty left to its doer's own judgement, or kept only where it
+		// is easy: "pilots may use their own judgement", "wherever
+		// possible", "should normally get 21 days".
+		"own judgement", "own judgment", "judgement call", "judgment call", "wherever possible", "whenever possible", "if at all possible",
+		"where feasible", "when feasible", "when practical", "should normally", "should generally", "should usually", "should typically"}
 )
 
 // holding are the cues of outer that hold one of inner: the weak cues
@@ -735,7 +740,47 @@ func strongCue(low string) string { return cueOutside(low, strongCues, negatedSt
 
 // weakCue is the first of weakCues low says outside a strong cue ("not
 // optional" binds), or "".
-func weakCue(low string) string { return cueOutside(low, weakCues, negatedWeak()) }
+func weakCue(low string) string {
+	if c := cueOutside(low, weakCues, negatedWeak()); c != "" {
+		return c
+	}
+	return resourcesAllow(low)
+}
+
+// resourceWords are what a duty kept "as time allows" waits on: the
+// time, people and means of those who carry it out.
+var resourceWords = wordSet("time times crew crews staff staffing capacity workload resources budget schedule schedules timetable rota availability bandwidth operations")
+
+// resourcesAllow finds a duty kept only as far as the means to carry it
+// out allow: "where crews allow", "if time permits", "as the timetable
+// allows", "when staffing permits" (one to three words between the cue
+// and the verb, one of them a resource). It is the phrase as written, or
+// "". Not "where the law allows": what the law allows is a case, not a
+// duty loosened.
+func resourcesAllow(low string) string {
+	if !strings.Contains(low, "allow") && !strings.Contains(low, "permit") {
+		return ""
+	}
+	words := strings.FieldsFunc(low, func(r rune) bool { return !unicode.IsLetter(r) && r != '\'' && r != '-' })
+	for i, w := range words {
+		if w != "where" && w != "when" && w != "if" && w != "as" && w != "whenever" && w != "wherever" {
+			continue
+		}
+		resource := false
+		for j := i + 1; j < len(words) && j <= i+4; j++ {
+			switch words[j] {
+			case "allow", "allows", "permit", "permits":
+				if resource && j > i+1 {
+					return strings.Join(words[i:j+1], " ")
+				}
+			}
+			if resourceWords()[words[j]] {
+				resource = true
+			}
+		}
+	}
+	return ""
+}
 
 // cueOutside is the first of cues low says outside the phrases of
 // holders that hold it, or "". Only a holder that holds the cue found
@@ -808,6 +853,9 @@ func compareStrength(filed, position string) []string {
 		}
 		if w == "" || strongCue(part) != "" || indexWord(la, w) >= 0 || indexWord(unhyphened, w) >= 0 {
 			continue // no weak part, or one the filed rule words so too ("a discretionary charge")
+		}
+		if adv, ok := strings.CutPrefix(w, "should "); ok && indexWord(la, adv) >= 0 {
+			continue // "invoices are normally paid in 30 days" holds "normally" as "should normally" does
 		}
 		if endsBare(part, w) {
 			continue // "under-25s show ID; older ones don't need to": others set apart, the duty kept
