@@ -2469,8 +2469,9 @@ func analyzeAs(text string, boundAsLimit bool) *analysis {
 	noDet := false    // the pending negation is the determiner "no"
 	verbal := false   // the pending negation is "not" or "never"
 	noTerm := -1      // the term a determiner "no" negated
-	verbNegTerm := -1 // the term "not" or "never" negated, and its token
+	verbNegTerm := -1 // the term "not", "never" or "nobody" negated, and its token
 	verbNegTok := -1
+	verbNegCue := -1 // the token of its negation
 	negPending := -1 // the clause of a negation cue waiting for its word
 	negAt := -1      // the token of that cue: a clause that ends with it ("libraries do not") negates its last word
 	cond := -1       // the open condition
@@ -2483,6 +2484,7 @@ func analyzeAs(text string, boundAsLimit bool) *analysis {
 	asideCl := map[int]bool{} // the clauses of an aside to the reader (asideSentence)
 	lastNeg := -1             // the last term a negation cue negated
 	lastNegCue := ""          // and that cue
+	dropNeg := -1             // the token of a negation a bound before it took (negAfterBound)
 	var cancelled []cancelledNegs
 	for i := 0; i < len(toks); i++ {
 		t := toks[i]
@@ -2910,6 +2912,9 @@ func analyzeAs(text string, boundAsLimit bool) *analysis {
 		if t.low == "not" && n == 1 && i+1 < len(toks) && toks[i+1].low == "even" && i > 0 && toks[i-1].clause != t.clause {
 			continue // "never commit it, not even encrypted": the negation before, carried on
 		}
+		if i == dropNeg {
+			continue // the negation of a bound read as the limit (negAfterBound)
+		}
 		if n == 1 && (lx.negCue[t.low] || (t.low == "non" || lacking(toks, i)) && i+1 < len(toks) && toks[i+1].clause == t.clause) || n > 1 && lx.negCue[w] {
 			// The word as written: "note" stems to "not" but negates
 			// nothing.
@@ -2926,6 +2931,16 @@ func analyzeAs(text string, boundAsLimit bool) *analysis {
 			noTerm >= 0 && a.terms[noTerm].to == i-n+1 && a.terms[noTerm].clause == t.clause) && verbAfterBound(toks, i)
 		a.subjectBound = a.subjectBound || boundsSubject
 		boundsSubject = boundsSubject && !boundAsLimit
+		if k := negAfterBound(lx, toks, i); bound && k >= 0 && negPending < 0 && noTerm < 0 && cond < 0 {
+			// "oil hotter than 80 degrees is not to be used" is "oil is
+			// used at most at 80 degrees", what "the oil must not be used
+			// above 80 °C" says: the bound of the subject with the verb's
+			// negation, read as the limit in the limit reading.
+			a.subjectBound = true
+			if boundAsLimit {
+				w, dropNeg = lx.negBound[w], k
+			}
+		}
 		if c, ok := lx.negBound[w]; ok && negPending >= 0 && !boundsSubject {
 			// "not more than 20" is "at most 20".
 			w, negPending = c, -1
@@ -2936,7 +2951,8 @@ func analyzeAs(text string, boundAsLimit bool) *analysis {
 			a.terms[noTerm].neg = !a.terms[noTerm].neg
 			w, noTerm = c, -1
 			a.negs--
-		} else if ok && verbNegTerm >= 0 && a.terms[verbNegTerm].neg && !a.terms[verbNegTerm].lifted && a.terms[verbNegTerm].clause == t.clause && a.terms[verbNegTerm].cond == cond && (verbNegTerm == len(a.terms)-1 && i-verbNegTok <= 2 || i-verbNegTok <= 6 && numberAfter(toks, i+1)) {
+		} else if ok && verbNegTerm >= 0 && a.terms[verbNegTerm].neg && !a.terms[verbNegTerm].lifted && a.terms[verbNegTerm].clause == t.clause && a.terms[verbNegTerm].cond == cond && (verbNegTerm == len(a.terms)-1 && i-verbNegTok <= 2 || i-verbNegTok <= 6 && numberAfter(toks, i+1)) &&
+			(!a.terms[verbNegTerm].none || noneBounds(lx, toks, verbNegCue, verbNegTok, i-n+1, cond)) {
 			// "cannot spend more than 30 USD" is "spends at most 30
 			// USD": the "not" bounds the amount, not the spending. So
 			// does a negation a few words back when a number follows the
@@ -2946,7 +2962,7 @@ func analyzeAs(text string, boundAsLimit bool) *analysis {
 			// regenerated when viability falls below 85%" is not
 			// "regenerated when it is at least 85%"; nor a duty lifted:
 			// "need not confirm a minimum of 12" sets no bound at all.
-			a.terms[verbNegTerm].neg, a.terms[verbNegTerm].verbal = false, false
+			a.terms[verbNegTerm].neg, a.terms[verbNegTerm].verbal, a.terms[verbNegTerm].none = false, false, false
 			w, verbNegTerm = c, -1
 			a.negs--
 		}
@@ -3101,8 +3117,10 @@ func analyzeAs(text string, boundAsLimit bool) *analysis {
 			if noDet {
 				noTerm = len(a.terms)
 			}
-			if negVerbal && neg {
-				verbNegTerm, verbNegTok = len(a.terms), i
+			if neg && (negVerbal || byNone && !noDet) {
+				// "nobody may hold more than two" bounds the holding as
+				// "may not hold more than two" does.
+				verbNegTerm, verbNegTok, verbNegCue = len(a.terms), i, negAt
 			}
 		}
 		listed := listNext || i+1 < len(toks) && toks[i+1].clause == t.clause && isConj(toks[i+1].low)
@@ -3442,6 +3460,58 @@ func verbAfterBound(toks []rawTok, i int) bool {
 		}
 	}
 	return false
+}
+
+// noneBounds reports whether the bound at toks[b] bounds the verb at
+// toks[v] that "nobody" or "nothing" negated, as "not" would: "nobody may
+// hold more than two bookings" holds at most two. Not in a condition ("none
+// at all when the episode runs under ten minutes"), nor past a word that
+// opens another verb's words: "nothing scheduled that peaks under ten
+// degrees", "if nobody's trapped and it's a breakdown they get up to 4
+// hours"; nor after "with", where "nobody" says what the thing is ("a
+// breakdown with nobody trapped allows up to 4 hours"), or before a
+// participle that says it without a verb ("breakdown_nobody_trapped_max_hours").
+// The negation is at toks[at].
+func noneBounds(lx *lexicon, toks []rawTok, at, v, b, cond int) bool {
+	if cond >= 0 || at > 0 && toks[at-1].low == "with" || v == at+1 && strings.HasSuffix(toks[v].low, "ed") {
+		return false
+	}
+	for j := v + 1; j < b && j < len(toks); j++ {
+		switch toks[j].low {
+		case "and", "or", "but", "that", "which", "who", "whose", "where", "when":
+			return false
+		}
+		if _, ok := lx.condCue[toks[j].low]; ok {
+			return false
+		}
+	}
+	return true
+}
+
+// negAfterBound is the token of the verb's negation after a bound said of
+// the subject at toks[i] and its number: the "not" of "files larger than
+// 10 MB are not accepted", "oil hotter than 80 degrees is not to be used",
+// "boards above 12% are never used". -1 when none follows in the clause
+// within a few words, after a form of "be", a modal or "do", or when a
+// condition or another bound comes first.
+func negAfterBound(lx *lexicon, toks []rawTok, i int) int {
+	if !numberAfter(toks, i+1) {
+		return -1
+	}
+	for j := i + 1; j < len(toks) && j <= i+8 && toks[j].clause == toks[i].clause; j++ {
+		low := toks[j].low
+		if _, ok := lx.condCue[low]; ok || lx.negBound[lx.fold(stem(low))] != "" {
+			return -1
+		}
+		if low != "not" && low != "never" {
+			continue
+		}
+		if p := toks[j-1].low; auxWords()[p] || modalWords()[p] || p == "do" || p == "does" || low == "never" && !toks[j-1].isNum {
+			return j
+		}
+		return -1
+	}
+	return -1
 }
 
 // negatedAlternatives carries a verb's negation over "or" to the verb

@@ -737,7 +737,8 @@ func ComparePositionsOn(recordTopic, filed, position string) Comparison {
 		// "No fee above 50 dollars may be charged" says both "fees above
 		// 50 dollars are not charged" and "fees charged are at most 50
 		// dollars": a position that agrees with either reading agrees.
-		if d, _ := comparePositionsAs(recordTopic, filed, position, analyzeAsLimit); d.Agreement == Agree {
+		if d, _ := comparePositionsAs(recordTopic, filed, position, analyzeAsLimit); d.Agreement == Agree &&
+			!boundsTurned(analyzeAsLimit(filed), analyzeAsLimit(position)) {
 			return d
 		}
 	}
@@ -1950,6 +1951,38 @@ func sameBound(a *analysis, x quantity, b *analysis, y quantity) bool {
 		return y.value == x.value+1
 	case bx == least && by == above || bx == below && by == most:
 		return y.value == x.value-1
+	}
+	return false
+}
+
+// boundsTurned reports whether a and b bound the same amount from two
+// sides: "files of at most 10 MB" and "files above 10 MB". The limit
+// reading ("files larger than 10 MB are not accepted" is "accepted up to
+// 10 MB") agrees only where its bounds are not turned against the other
+// side's.
+func boundsTurned(a, b *analysis) bool {
+	lx := theLexicon()
+	side := func(w string) int {
+		switch w {
+		case lx.fold("atmost"), lx.fold(stem("below")):
+			return 1
+		case lx.fold("atleast"), lx.fold(stem("above")):
+			return 2
+		}
+		return 0
+	}
+	sides := func(x *analysis) map[quantity]int {
+		m := map[quantity]int{}
+		for _, q := range x.qty {
+			m[quantity{value: q.value, dim: q.dim, per: q.per}] |= side(boundOf(x, q))
+		}
+		return m
+	}
+	sa, sb := sides(a), sides(b)
+	for k, s := range sa {
+		if t := sb[k]; s != 0 && t != 0 && s|t == 3 && s != 3 && t != 3 {
+			return true
+		}
 	}
 	return false
 }
