@@ -94,6 +94,10 @@ type quantity struct {
 	// five is below 776 g", "add to the ten") or follows "of the" ("one of
 	// the three leaks"): the number of things said before, not a new one.
 	back bool
+	// pair: a bare two after "between" ("rest between two duty
+	// periods", "the gap between the two appointments"): the two things
+	// a relation between things needs, not a count the rule sets.
+	pair bool
 }
 
 // The bounds a length of time sets on when the rule acts (quantity.wait).
@@ -2641,6 +2645,9 @@ func analyzeAs(text string, boundAsLimit bool) *analysis {
 				(i+1 >= len(toks) || toks[i+1].clause != t.clause || lx.stop[stem(toks[i+1].low)] || i0 >= 2 && prevLow(toks, i0-1) == "of") {
 				q.back = true // "none of the five is …", "if one of the three leaks"
 			}
+			if q.dim == "" && q.per == "" && q.raw == 2 && !t.clock && !ordinal && pairBetween(toks, i0) {
+				q.pair = true // "between two consecutive appointments"
+			}
 			if q.dim == "time" && t.num == 1 && lastQty >= 0 && a.qty[lastQty].per == "" && a.qty[lastQty].dim != "time" &&
 				a.qty[lastQty].clause == t.clause && slices.Contains([]string{"in", "within", "per", "every", "each", "a"}, prevLow(toks, i0)) {
 				// "3 times in one week" is "3 times a week".
@@ -4245,6 +4252,30 @@ func trailingNegation(a *analysis, clause int) {
 		a.terms[n-1].neg = !a.terms[n-1].neg
 	}
 }
+
+// pairBetween reports whether the bare two at toks[i] follows
+// "between" ("rest between two duty periods", "the chat between the
+// two"): the two things a relation between things needs. Not a choice
+// between so many ("choose between two plans", "a choice between the
+// two options"): there the two counts what is offered.
+func pairBetween(toks []rawTok, i int) bool {
+	b := i - 1
+	if prevLow(toks, i) == "the" {
+		b--
+	}
+	if b < 0 || toks[b].low != "between" || toks[b].clause != toks[i].clause {
+		return false
+	}
+	for k := b - 1; k >= 0 && k >= b-4 && toks[k].clause == toks[i].clause; k-- {
+		if choosingWords()[toks[k].low] {
+			return false
+		}
+	}
+	return true
+}
+
+// choosingWords say a choice before "between" (pairBetween).
+var choosingWords = wordSet("choose chooses chose choosing choice choices pick picks select selects decide decides option options either alternate alternates")
 
 func prevLow(toks []rawTok, i int) string {
 	if i > 0 && toks[i-1].clause == toks[i].clause {

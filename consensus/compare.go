@@ -1419,14 +1419,14 @@ func compareQuantities(a, b *analysis, topic map[string]bool) (hard, dropped, ad
 			}
 			continue // "3 nights in any 14-day period" is "3 nights per fortnight"
 		}
-		if topic[qtyKey(x)] || periodSaid(x, b) || echoed(x, qa, qb) || enumerated(x, qa, qb) || dailyAt(x, qa, qb) || wordSaid(x, b) || inName(x, b) || restatedAs(x, qb) || weekdaySaid(x, b) {
+		if topic[qtyKey(x)] || periodSaid(x, b) || echoed(x, qa, qb) || enumerated(x, qa, qb) || dailyAt(x, qa, qb) || wordSaid(x, b) || inName(x, b) || gluedName(x, a, b) || restatedAs(x, qb) || weekdaySaid(x, b) {
 			continue
 		}
 		if w := wholeSaid(b, a, x); w != "" {
 			hard = append(hard, x.text+" → "+w) // "50 % refund" → "refunded in full"
 			continue
 		}
-		if !bareOne(x) && !(whole(x) && saysWhole(b)) && !now(x) && !ratePeriod(x, qb) {
+		if !bareOne(x) && !x.pair && !(whole(x) && saysWhole(b)) && !now(x) && !ratePeriod(x, qb) {
 			if exceptionOwnDropped(a, x, b) {
 				// "except in January, when 5 working days is allowed"
 				// against "January as well, no slack": the exception named,
@@ -1448,7 +1448,7 @@ func compareQuantities(a, b *analysis, topic map[string]bool) (hard, dropped, ad
 			}
 			continue
 		}
-		if !pairedB[j] && !restated && !bareOne(y) && !(whole(y) && saysWhole(a)) && !now(y) && !ratePeriod(y, qa) && !wordSaid(y, a) && !inName(y, a) && !restatedAs(y, qa) && !weekdaySaid(y, a) {
+		if !pairedB[j] && !restated && !bareOne(y) && !y.pair && !(whole(y) && saysWhole(a)) && !now(y) && !ratePeriod(y, qa) && !wordSaid(y, a) && !inName(y, a) && !gluedName(y, b, a) && !restatedAs(y, qa) && !weekdaySaid(y, a) {
 			if y.every && y.dim == "" && y.per == "" && y.raw >= 2 && a.all {
 				// "after every third deploy" against "after each deploy".
 				hard = append(hard, "each → every "+y.text)
@@ -1864,6 +1864,28 @@ func inName(q quantity, x *analysis) bool {
 	return slices.ContainsFunc(x.terms, func(t term) bool {
 		return !strings.HasPrefix(t.w, "#") && hasLetter(t.text) && strings.Contains(t.text, q.text)
 	})
+}
+
+// gluedName reports whether the number q that a says after a word
+// ("Level 2", "zone 3") is said by x glued to that word, as a key writes
+// it ("freeBagsLevel2", "max_kmh_zone3"): the same name.
+func gluedName(q quantity, a, x *analysis) bool {
+	if !digits(q.text) {
+		return false
+	}
+	for i, t := range a.terms {
+		if t.text != q.text || t.clause != q.clause || !strings.HasPrefix(t.w, "#") {
+			continue
+		}
+		if i == 0 || a.terms[i-1].clause != t.clause || !hasLetter(a.terms[i-1].text) {
+			continue
+		}
+		name := a.terms[i-1].text + q.text
+		if slices.ContainsFunc(x.terms, func(u term) bool { return strings.EqualFold(u.text, name) }) {
+			return true
+		}
+	}
+	return false
 }
 
 // wordSaid reports whether the number q, written as a word, is a word

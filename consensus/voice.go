@@ -488,7 +488,7 @@ func configValues(s string) string {
 			}
 		}
 		val := s[v:ve]
-		if val != "" && val[0] >= '0' && val[0] <= '9' && i > 0 && s[i-1] >= '0' && s[i-1] <= '9' {
+		if val != "" && val[0] >= '0' && val[0] <= '9' && i > 0 && s[i-1] >= '0' && s[i-1] <= '9' && !digitKey(key) {
 			continue // "02:00", "4.5:1"
 		}
 		start := k - dashes // where the key is written, its dashes and quote included
@@ -518,6 +518,15 @@ func configValues(s string) string {
 			}
 		}
 		if !identifier && (!yn || !itemStart) {
+			if w := valueWords(val); w != strings.Trim(val, `"'`) && valueEnds(s[ve:]) {
+				// "approver: LineManagerOnly" is "approver: line
+				// manager only", its key as written; not a name that
+				// prose goes on about ("nit: MaxPlotsPerHousehold
+				// should be 4"), which stays as written.
+				b.WriteString(s[last:v])
+				b.WriteString(w)
+				last, i = ve, ve-1
+			}
 			continue
 		}
 		if who, end, ok := exemptList(words, s, v); ok {
@@ -538,7 +547,7 @@ func configValues(s string) string {
 			// except during live sports coverage".
 			b.WriteString(ex)
 			if !yn {
-				b.WriteString(" " + strings.Trim(val, `"'`))
+				b.WriteString(" " + valueWords(val))
 			}
 			if keyNext(s[ve:]) {
 				b.WriteString(";")
@@ -552,7 +561,7 @@ func configValues(s string) string {
 		case yn:
 			b.WriteString(say + " " + keyWords(key))
 		default:
-			b.WriteString(keyValueWords(words, strings.Trim(val, `"'`)))
+			b.WriteString(keyValueWords(words, valueWords(val)))
 		}
 		if keyNext(s[ve:]) {
 			// Another key follows on the line ("max_fill_pct = 50
@@ -567,6 +576,57 @@ func configValues(s string) string {
 	}
 	b.WriteString(s[last:])
 	return b.String()
+}
+
+// valueWords is a configuration value as a rule says it: its quotes
+// dropped, and a value that names a case or an action in camelCase, of
+// three words or more, written as its words ("PublishingSystemFault" is
+// "publishing system fault", "onlyIfResidentConsented" "only if resident
+// consented"), as the other side says them, a day or a month with its
+// capital. Not a name of one or two humps ("PostgreSQL", "GitHub",
+// "iPhone"): a name is written as it is.
+func valueWords(val string) string {
+	v := strings.Trim(val, `"'`)
+	w := strings.TrimPrefix(v, ":")
+	if w == "" || !camel(w) || strings.IndexFunc(w, func(r rune) bool { return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z') }) >= 0 {
+		return v
+	}
+	words := keyWords(w)
+	if strings.Count(words, " ") < 2 {
+		return v
+	}
+	f := strings.Fields(words)
+	for i, x := range f {
+		if weekdays()[x] || monthWords()[x] && x != "may" && x != "march" && len(x) > 3 {
+			// A day or a month keeps its capital, as a date is written
+			// ("EveryMondayBeforeOpening" is "every Monday before
+			// opening"); not "may", "march": as often a verb.
+			f[i] = strings.ToUpper(x[:1]) + x[1:]
+		}
+	}
+	return strings.Join(f, " ")
+}
+
+// digitKey reports whether a key that ends with a number is an
+// identifier that a number ends ("maxWalkMilesGradesKto2: 0.25",
+// "speed_zone3: 20"), not a time or a ratio ("02:00", "4.5:1"): a key of
+// letters, split by "_" or a camelCase hump, whose number follows a
+// letter.
+func digitKey(key string) bool {
+	d := strings.TrimRight(key, "0123456789")
+	if d == "" || d == key || !(strings.Contains(d, "_") || camel(d)) {
+		return false
+	}
+	c := d[len(d)-1]
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
+}
+
+// valueEnds reports whether rest, what follows a value, ends its item:
+// nothing, a separator or a bracket ("approver: LineManagerOnly }"), or
+// another key ("alert: BaleUnderweight expr: …").
+func valueEnds(rest string) bool {
+	t := strings.TrimLeft(rest, " \t")
+	return t == "" || strings.IndexByte(",;})]\n", t[0]) >= 0 || keyNext(rest)
 }
 
 // exemptList reads the value of a key that says what its value is exempt
