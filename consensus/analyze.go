@@ -2796,6 +2796,9 @@ func analyzeAs(text string, boundAsLimit bool) *analysis {
 		if n == 1 && t.low == "where" && legalWhere(toks, i) {
 			w, _ = lx.match([]rawTok{{low: "if", text: "if"}}, 0)
 		}
+		if n == 1 && (t.low == "provided" || t.low == "providing") && proviso(toks, i) {
+			w, _ = lx.match([]rawTok{{low: "if", text: "if"}}, 0)
+		}
 		if n == 1 && t.low == "past" && pastBound(toks, i) {
 			w, _ = lx.match([]rawTok{{low: "above", text: "above"}}, 0) // "runs past four hours": more than four hours
 		}
@@ -3891,6 +3894,26 @@ func opensReason(toks []rawTok, i int) bool {
 	case "since":
 		n := next()
 		return first && n != "" && !toks[i+1].isNum && n != "the" && n != "last" && n != "then"
+	}
+	return false
+}
+
+// proviso reports whether the "provided" (or "providing") at toks[i]
+// opens a condition without its "that": "…, provided they attended the
+// aftercare check", "free provided the organiser shows proof of
+// insurance". A subject ("they", "there") follows, or, after a comma, a
+// thing ("the organiser"); not the verb or its participle ("the school
+// provided them", "the data provided by the client", "gloves provided
+// free of charge").
+func proviso(toks []rawTok, i int) bool {
+	if i+1 >= len(toks) || toks[i+1].clause != toks[i].clause {
+		return false
+	}
+	switch toks[i+1].low {
+	case "they", "he", "she", "we", "i", "there":
+		return true
+	case "a", "an", "the", "any", "no", "all", "every", "each", "both", "it", "you", "this", "these", "those", "their", "his", "her", "its", "our", "your", "my":
+		return i == 0 || toks[i-1].clause != toks[i].clause
 	}
 	return false
 }

@@ -821,6 +821,7 @@ func comparePositionsAs(recordTopic, filed, position string, read func(string) *
 		al.hard = append(al.hard, compareOnlyOr(sa, sb)...) // an edit names the thing added itself
 		al.hard = append(al.hard, compareOnlyNarrowed(sa, sb)...)
 		al.hard = append(al.hard, compareOnlyWhen(a, b, sa, sb)...)
+		al.hard = append(al.hard, compareButOnly(sa, sb)...)
 	}
 	if len(al.exchanges) == 0 {
 		al.hard = append(al.hard, compareBindings(sa, sb)...)
@@ -1095,7 +1096,7 @@ func comparePositions(a, b *analysis, al alignment, strong []string) Comparison 
 		// So little in common that the differences found may be about
 		// different things: parley cannot tell.
 		c.Agreement, c.Differences = Unsure, append(hard, weak...)
-	case len(hard) > 0 && len(weak) == 0 && !al.edit && c.Score < softScore && softOnly(hard, soft) && !wordsOf(b, a):
+	case len(hard) > 0 && len(weak) == 0 && !al.edit && c.Score < softScore && softOnly(hard, soft) && !wordsOf(b, a) && !allWordsOf(a, b) && !allWordsOf(b, a):
 		// Only a negation or a condition said on one side, between two
 		// positions worded apart: as often a rewording as a change.
 		c.Agreement, c.Differences = Unsure, append(hard, weak...)
@@ -1241,6 +1242,15 @@ func wordsOf(b, a *analysis) bool {
 		}
 	}
 	return len(wb) > 0 && 5*in >= 4*len(wb)
+}
+
+// allWordsOf reports whether b says every content word of a, three or
+// more: the whole of a, with a condition or a negation b adds ("borrow a
+// laptop for 7 days" and "…, provided the library has signed off their
+// induction"), an edit of a rather than a rewording.
+func allWordsOf(a, b *analysis) bool {
+	wa, wb := a.words(), set(b.words())
+	return len(wa) >= 3 && !slices.ContainsFunc(wa, func(w string) bool { return !wb[w] })
 }
 
 // softOnly reports whether every difference of hard is one of soft, the
@@ -3659,6 +3669,12 @@ func compareConditions(a, b *analysis, topic map[string]bool) []string {
 					// "anyone under 16"); not a time the other side gives
 					// another role ("if idle for 15 minutes" against
 					// "sessions expire after 15 minutes").
+					of, in = of+1, in+1
+				case said && q.dim == "time" && !q.every && !otherRole(q, k, x, y):
+					// A length of time of the condition said again in
+					// the same role: "provided the goods leave unused
+					// within five years" for "re-exported unused within
+					// 5 years of import".
 					of, in = of+1, in+1
 				}
 			}

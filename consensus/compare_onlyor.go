@@ -457,3 +457,67 @@ func clockHalves(a *analysis, morning bool) bool {
 func thing(t surfaceTok) bool {
 	return !t.ignore && !t.quant && !strings.HasPrefix(t.key, "@") && t.key != ""
 }
+
+// compareButOnly finds a case one side narrows its rule to with "but
+// only" and a phrase of its own, in words the other side mostly never
+// uses: "anyone over 120 kg pays a supplement" against "…, but only on
+// sunrise flights"; "an adult in the room" against "…, but only in the
+// horror-themed rooms". Either way round: a condition added, or dropped.
+// Not a case the other side names too ("but only on weekends" against
+// "on weekends").
+func compareButOnly(a, b *side) []string {
+	if c := butOnly(b, a); c != "" {
+		return []string{"condition added: " + c}
+	}
+	if c := butOnly(a, b); c != "" {
+		return []string{"condition dropped: " + c}
+	}
+	return nil
+}
+
+// butOnly is the phrase after "but only on", "in", "at", "for" or
+// "during" in s, up to the end of its clause, whose words other mostly
+// never says (nor a word of their kin); "" when there is none.
+func butOnly(s, other *side) string {
+	ts := s.toks
+	for i, t := range ts {
+		if t.key != "@only" || i == 0 || i+2 >= len(ts) || !opensOnly(s, i) || endsClause(s.text, t) {
+			continue
+		}
+		switch surfaceWord(s.text, ts[i+1]) {
+		case "on", "in", "at", "for", "during":
+		default:
+			continue
+		}
+		things, fresh, end := 0, 0, i+1
+		for k := i + 2; k < len(ts) && k <= i+8; k++ {
+			end = k
+			if thing(ts[k]) {
+				things++
+				key := ts[k].key
+				if !saysKey(other.toks, key) && !slices.ContainsFunc(other.toks, func(u surfaceTok) bool { return kin(key, u.key) || kin(u.key, key) }) {
+					fresh++
+				}
+			}
+			if endsClause(s.text, ts[k]) {
+				break
+			}
+		}
+		if things > 0 && fresh > 0 && 2*fresh >= things {
+			return strings.TrimRight(s.text[t.start:ts[end].end], ".,;:!?")
+		}
+	}
+	return ""
+}
+
+// opensOnly reports whether the "only" at ts[i] opens a phrase of its
+// own: after "but" or "and", or after a comma ("…, only on sunrise
+// flights").
+func opensOnly(s *side, i int) bool {
+	ts := s.toks
+	if endsClause(s.text, ts[i-1]) {
+		return strings.HasSuffix(strings.TrimSpace(s.text[ts[i-1].start:ts[i-1].end]), ",") || s.text[ts[i-1].end] == ','
+	}
+	w := surfaceWord(s.text, ts[i-1])
+	return w == "but" || w == "and"
+}

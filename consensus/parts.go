@@ -519,7 +519,7 @@ func compareDisregard(a, b *analysis, filed, position string) []string {
 	if everyAlready(a, cue, filed, position) {
 		return nil // "no confetti of any kind" said "no confetti whatever the type"
 	}
-	if len(a.conds) == 0 && len(a.qty) <= len(b.qty) && !a.only && !carveOutLost(a, b, position) && !(plainlyAside(cue) && namesAside(a, cue, filed, position)) {
+	if len(a.conds) == 0 && len(a.qty) <= len(b.qty) && !a.only && !carveOutLost(a, b, position) && !(plainlyAside(cue) && namesAside(a, cue, filed, position)) && !(setOff(cue, position) && namesAside(a, setOffHead(cue), filed, position)) {
 		return nil // nothing the filed rule sets that could be set aside
 	}
 	always := theLexicon().fold(stem("always"))
@@ -625,6 +625,38 @@ func plainlyAside(said string) bool {
 		}
 	}
 	return false
+}
+
+// setOff reports whether the set-aside phrase said opens with "whatever",
+// "whichever" or "wherever" right after a comma: an aside that says the
+// thing does not matter ("all visitors, whichever floor they are going
+// to, …", "before anyone leaves the lab, whatever they worked on"), not
+// one that names a thing or a place the rule goes on with ("use
+// whichever desk is free", "alarms wherever there is a boiler").
+func setOff(said, position string) bool {
+	if !strings.HasPrefix(said, "whatever") && !strings.HasPrefix(said, "whichever") && !strings.HasPrefix(said, "wherever") {
+		return false
+	}
+	low := strings.ToLower(position)
+	k := strings.Index(low, said)
+	return k > 0 && strings.HasSuffix(strings.TrimRight(low[:k], " "), ",")
+}
+
+// setOffHead is the set-aside phrase said cut to its cue and the word
+// it sets aside: "whichever floor" of "whichever floor they are going
+// to", "whatever worked" of "whatever they worked on". The rule must
+// name that word to narrow by it: "whichever branch took the booking"
+// sets no branch aside from "refunded to the card used for the booking".
+func setOffHead(said string) string {
+	ws := strings.Fields(said)
+	for i := 1; i < len(ws); i++ {
+		switch ws[i] {
+		case "the", "a", "an", "their", "his", "her", "its", "your", "our", "they", "he", "she", "we", "you", "it", "i":
+			continue
+		}
+		return ws[0] + " " + ws[i]
+	}
+	return said
 }
 
 // namesAside reports whether the filed rule a says a content word of the
