@@ -3689,9 +3689,15 @@ func compareConditions(a, b *analysis, topic map[string]bool) []string {
 				others := countKind(y.conds, kind)
 				if verb == "added" {
 					others = openConds(y, kind, x)
-					if cd.kind == "if" && !cd.outcome && otherwiseAsIf(y, x, k) {
-						others++ // "otherwise nobody is charged" said "if it falls short, your card is never charged"
-					}
+				}
+				if cd.kind == "if" && !cd.outcome && otherwiseAsIf(y, x, k) && (verb == "added" || otherwiseSaysOutcome(y, x, k)) {
+					// "otherwise nobody is charged" said "if it falls short,
+					// your card is never charged"; a filed case said so
+					// too, when the "otherwise" says its outcome ("if they
+					// arrive later, the starter is paid in the following
+					// pay run" for "…, otherwise the joiner is paid in the
+					// next pay run").
+					others++
 				}
 				if countKind(x.conds, kind) <= others+implicitKind(y, kind)+negatedIfs(y, kind)+negatedExceptions(x, k, y)+elliptical(y, kind)+exceptedRefusals(y, kind) {
 					continue // the other side states a condition of its own: reworded
@@ -3799,6 +3805,51 @@ func otherwiseAsIf(y, x *analysis, k int) bool {
 	return slices.ContainsFunc(x.terms, func(t term) bool {
 		return (t.clause == c || t.clause == c+1) && side[t.w]
 	})
+}
+
+// otherwiseSaysOutcome reports whether y's "otherwise" clause says the
+// outcome of the condition k of x: half the words of that outcome or more
+// (the words of the condition's clause outside it, else those of the next
+// clause), each as negated as in x. "otherwise the hours are not paid at
+// all" does not say "if they come in later, the hours are paid in the
+// next month's payroll", nor "otherwise the table is kept" "if not
+// confirmed, the table is released to the waiting list".
+func otherwiseSaysOutcome(y, x *analysis, k int) bool {
+	lx := theLexicon()
+	other := lx.fold(stem("otherwise"))
+	plain := func(t term) bool {
+		return t.w != other && !lx.generic[t.w] && !lx.light[t.w] && !lx.stop[t.w] && !strings.HasPrefix(t.w, "#")
+	}
+	side := map[string]bool{}
+	for _, t := range y.terms {
+		if t.w != other || t.cond >= 0 {
+			continue
+		}
+		for _, u := range y.terms {
+			if u.clause == t.clause && plain(u) {
+				side[u.w] = u.neg
+			}
+		}
+	}
+	c := x.conds[k].clause
+	var out []term
+	for _, at := range []int{c, c + 1} {
+		for _, t := range x.terms {
+			if t.clause == at && t.cond != k && plain(t) {
+				out = append(out, t)
+			}
+		}
+		if len(out) > 0 {
+			break
+		}
+	}
+	n := 0
+	for _, t := range out {
+		if neg, ok := side[t.w]; ok && neg == t.neg {
+			n++
+		}
+	}
+	return len(out) > 0 && 2*n >= len(out)
 }
 
 // compareConditionParts finds, in an edit of the filed sentence, a
