@@ -680,6 +680,13 @@ func surfaceTokensOpt(text string, unlessOnly bool) []surfaceTok {
 			ws[u].low = "above"
 		}
 	}
+	// "attend the full 18 hours" is "attend all 18 hours": the whole of
+	// the number said, no bound and no other amount.
+	for u := 0; u+1 < len(ws); u++ {
+		if ws[u].low == "full" && (isDigit(ws[u+1].low[0]) || numberWords()[ws[u+1].low] > 0) {
+			ws[u].low = "all"
+		}
+	}
 	// "8 in the evening", "9 in morning": the "pm" or "am" of the hour.
 	for u := 1; u+1 < len(ws); u++ {
 		if !isDigit(ws[u-1].low[0]) || ws[u].low != "in" {
@@ -1413,6 +1420,9 @@ func alignTokens(a, b string, ta, tb []surfaceTok) alignment {
 			}
 			if sameDays(from, to) {
 				continue // "Monday to Friday" → "weekdays": the same days (compareDays)
+			}
+			if boundReworded(from, to) {
+				continue // "trims under 15 minutes" → "trims shorter than 15 minutes"
 			}
 			swap := [2][]string{contentKeys(ga), contentKeys(gb)}
 			if kind == stretchRephrases && !(nothingShared(swap[0], swap[1]) && namesAThing(a, g.a) && namesAThing(b, g.b)) {
@@ -2391,6 +2401,43 @@ func sameReading(x, y string) bool {
 		}
 	}
 	return true
+}
+
+// boundReworded reports whether two stretches set one bound on one number
+// in other words: "under 15" and "shorter than 15", "above 25" and
+// "stronger than 25", "heavier than 5" and "over 5". A comparative with
+// "than" sets the bound comparatives gives it; other bound words are read
+// by their function class. "under 15" and "longer than 15", or "under 15"
+// and "under 20", are not one bound.
+func boundReworded(from, to string) bool {
+	read := func(s string) (class string, num float64, ok bool) {
+		ws := strings.Fields(strings.ToLower(s))
+		if len(ws) < 2 {
+			return "", 0, false
+		}
+		last := ws[len(ws)-1]
+		num, err := strconv.ParseFloat(last, 64)
+		if n, word := numberWords()[last]; word {
+			num, err = n, nil // "under fifteen" is "under 15"
+		}
+		if err != nil {
+			return "", 0, false
+		}
+		bound := ws[:len(ws)-1]
+		if len(bound) == 2 && bound[1] == "than" {
+			if b := comparatives()[bound[0]]; b != "" {
+				return "@" + b, num, true
+			}
+		}
+		switch c := functionClasses()[strings.Join(bound, " ")]; c {
+		case "@above", "@below", "@least", "@most":
+			return c, num, true
+		}
+		return "", 0, false
+	}
+	cx, nx, okX := read(from)
+	cy, ny, okY := read(to)
+	return okX && okY && cx == cy && nx == ny
 }
 
 // hasQuant reports whether g holds a number, a unit or a period word

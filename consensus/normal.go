@@ -290,8 +290,10 @@ var comparatives = sync.OnceValue(func() map[string]string {
 	return map[string]string{
 		"taller": "above", "longer": "above", "heavier": "above", "older": "above", "larger": "above", "bigger": "above",
 		"higher": "above", "greater": "above", "wider": "above", "deeper": "above", "later": "above", "warmer": "above", "hotter": "above",
+		"stronger": "above", "faster": "above",
 		"shorter": "below", "lighter": "below", "younger": "below", "smaller": "below", "lower": "below", "narrower": "below",
 		"shallower": "below", "earlier": "below", "cooler": "below", "colder": "below",
+		"weaker": "below", "slower": "below",
 	}
 })
 
