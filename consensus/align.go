@@ -1778,6 +1778,11 @@ func residual(ga, gb []surfaceTok, strict bool, ka, kb []surfaceTok) stretchRead
 			case t.key == "@may" && negated:
 				// "no other traffic is allowed" forbids what "nothing
 				// else" does.
+			case t.key == "@may" && onlyNear(all, g):
+				// "Dogs may travel only on the outside deck" sets the
+				// rule "dogs travel only on the outside deck" does, and
+				// "batteries shall be charged only in the charging
+				// room": a permission that "only" bounds is the rule.
 			case t.key == "@if":
 				// "if they disagree" is "any disagreement", "whenever"
 				// is "every time".
@@ -1845,6 +1850,29 @@ func negatedBefore(ts []surfaceTok, at int) bool {
 	for i := max(0, k-6); i < len(ts) && i <= k+2; i++ {
 		if ts[i].key == "@neg" {
 			return true // "no traffic is allowed", "may not be used"
+		}
+	}
+	return false
+}
+
+// onlyNear reports whether "only" bounds the stretch g of ts: said just
+// before it or in the few words after it ("Only managers may approve",
+// "may hold a customer's key only if", "may travel only on the deck").
+func onlyNear(ts []surfaceTok, g []surfaceTok) bool {
+	if len(g) == 0 {
+		return false
+	}
+	k := slices.IndexFunc(ts, func(t surfaceTok) bool { return t.start >= g[0].start })
+	e := slices.IndexFunc(ts, func(t surfaceTok) bool { return t.start >= g[len(g)-1].end })
+	if k < 0 {
+		return false
+	}
+	if e < 0 {
+		e = len(ts)
+	}
+	for i := max(0, k-3); i < len(ts) && i < e+6; i++ {
+		if ts[i].key == "@only" {
+			return true
 		}
 	}
 	return false

@@ -972,6 +972,15 @@ func TestMeaningSealed15(t *testing.T) {
 // need said not to be one, "always … even", "within the hour", an
 // acronym spelled out by the other side) the floors of the sets that
 // rose are raised to what they measure.
+//
+// A permission that "only" bounds read as the rule it sets ("dogs may
+// travel only on the deck" as "dogs travel only on the deck") and a
+// notice said as "are advised that" made six agreeing rewordings
+// consistent and lowered one floor, a conflict that had been found by the
+// wrong reading: sealed 50 conflict 0.82 → 0.80 (the lecture capture rule
+// widened to "teaching, seminars and labs also" was read only as "may opt
+// out → opts out"; the kinds added are the change, and they are not
+// read).
 func TestMeaningSealedLater(t *testing.T) {
 	t.Parallel()
 	for _, set := range []struct {
@@ -994,8 +1003,8 @@ func TestMeaningSealedLater(t *testing.T) {
 		{29, 0.83, 0.77, 0.97, 0.05},
 		{30, 0.66, 0.87, 1.00, 0.21},
 		{31, 0.66, 0.83, 1.00, 0.20},
-		{32, 0.69, 0.82, 1.00, 0.13},
-		{33, 0.58, 0.87, 1.00, 0.18},
+		{32, 0.70, 0.82, 1.00, 0.12},
+		{33, 0.59, 0.87, 1.00, 0.17},
 		{34, 0.70, 0.93, 0.83, 0.20},
 		{35, 0.79, 0.95, 0.88, 0.17},
 		{36, 0.77, 0.95, 0.88, 0.13},
@@ -1009,16 +1018,16 @@ func TestMeaningSealedLater(t *testing.T) {
 		{44, 0.70, 0.93, 0.91, 0.15},
 		{45, 0.72, 0.93, 0.83, 0.15},
 		{46, 0.72, 0.80, 0.75, 0.23},
-		{47, 0.82, 0.88, 0.86, 0.12},
+		{47, 0.83, 0.88, 0.86, 0.10},
 		{48, 0.75, 0.95, 0.86, 0.12},
 		{49, 0.72, 0.74, 0.86, 0.20},
-		{50, 0.80, 0.82, 0.91, 0.17},
+		{50, 0.80, 0.80, 0.91, 0.17},
 		{51, 0.69, 0.90, 0.80, 0.15},
 		{52, 0.75, 0.91, 0.97, 0.17},
 		{53, 0.75, 1.00, 0.86, 0.21},
 		{54, 0.69, 0.91, 0.77, 0.20},
-		{55, 0.77, 0.91, 0.80, 0.20},
-		{56, 0.79, 0.87, 0.97, 0.17},
+		{55, 0.79, 0.91, 0.80, 0.18},
+		{56, 0.83, 0.87, 0.97, 0.12},
 		{57, 0.64, 1.00, 0.91, 0.25},
 		{58, 0.72, 0.87, 0.77, 0.18},
 		{59, 0.67, 0.91, 0.88, 0.17},
@@ -1029,7 +1038,7 @@ func TestMeaningSealedLater(t *testing.T) {
 		{64, 0.75, 0.85, 0.77, 0.07},
 		{65, 0.77, 1.00, 0.86, 0.09},
 		{66, 0.70, 0.87, 0.88, 0.20},
-		{67, 0.59, 0.98, 0.77, 0.25},
+		{67, 0.61, 0.98, 0.77, 0.23},
 		{68, 0.59, 0.82, 0.91, 0.23},
 		{69, 0.70, 0.90, 0.97, 0.21},
 	} {

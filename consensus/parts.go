@@ -773,6 +773,11 @@ func strongCue(low string) string { return cueOutside(low, strongCues, negatedSt
 // weakCue is the first of weakCues low says outside a strong cue ("not
 // optional" binds), or "".
 func weakCue(low string) string {
+	if strings.Contains(low, "advised that") {
+		// "Members of the public are advised that counters accept found
+		// items only …": a notice of the rule, not advice.
+		low = strings.ReplaceAll(low, "advised that", "notified that")
+	}
 	if c := cueOutside(low, weakCues, negatedWeak()); c != "" {
 		return c
 	}
