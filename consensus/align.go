@@ -1253,6 +1253,59 @@ const editPlaceShare = 0.6
 
 func notQuant(t surfaceTok) bool { return !t.quant }
 
+// tradedWords reports whether the word of key k and another traded
+// places between two stretches of an edit, each put where the other was,
+// perhaps beside a word of its own: "Every expense claim needs a receipt,
+// except mileage claims" → "Every mileage claim needs a receipt, except
+// travel expense claims"; "scan it into the tracker, hand damaged ones to
+// the supervisor" with the two acts traded. Neither word only moved: the
+// rule is said of each where the other was. So too a word replaced in
+// its place and said again only as the one whose something it is, where
+// nothing stood: "the householder must arrange … at their own cost" →
+// "the contractor must arrange … at the householder's cost".
+func tradedWords(gaps []gap, used []bool, k string) bool {
+	has := func(ts []surfaceTok, key string) bool {
+		return slices.ContainsFunc(ts, func(t surfaceTok) bool { return t.key == key })
+	}
+	if strings.HasPrefix(k, "@") {
+		return false // "only", "must": no thing of the rule
+	}
+	for x, g := range gaps {
+		if used[x] || !has(g.a, k) {
+			continue
+		}
+		for y, h := range gaps {
+			if y == x || used[y] || !has(h.b, k) || has(g.b, k) || has(h.a, k) {
+				continue
+			}
+			if slices.ContainsFunc(g.b, func(t surfaceTok) bool {
+				return !t.ignore && !t.quant && !strings.HasPrefix(t.key, "@") && t.key != k && has(h.a, t.key) && !has(h.b, t.key) && !has(g.a, t.key)
+			}) {
+				return true
+			}
+			// The one named before now only pays: "at the
+			// householder's cost", where "their own" stood.
+			if len(h.a) == 0 && possessiveOf(h.b, k) && slices.ContainsFunc(g.b, func(t surfaceTok) bool {
+				return !t.ignore && !t.quant && !strings.HasPrefix(t.key, "@") && !has(g.a, t.key) && !has(h.b, t.key)
+			}) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// possessiveOf reports whether ts say the word of key k with the "s" of
+// its possessive: "the householder's cost".
+func possessiveOf(ts []surfaceTok, k string) bool {
+	for i := 0; i+1 < len(ts); i++ {
+		if ts[i].key == k && ts[i+1].key == "s" && ts[i+1].start == ts[i].start {
+			return true
+		}
+	}
+	return false
+}
+
 // exchangeShare is the share of the longer side's tokens that must align
 // for two stretches trading places to be read as an exchange.
 const exchangeShare = 0.5
@@ -1341,6 +1394,9 @@ func alignTokens(a, b string, ta, tb []surfaceTok) alignment {
 	}
 	movedA, movedB := map[string]int{}, map[string]int{}
 	for k, v := range del {
+		if tradedWords(gaps, used, k) {
+			continue // not moved: put where another was, that took its place
+		}
 		movedA[k], movedB[k] = min(v, ins[k]), min(v, ins[k])
 	}
 	drop := func(ts []surfaceTok, moved map[string]int) []surfaceTok {
