@@ -1429,7 +1429,15 @@ func compareQuantities(a, b *analysis, topic map[string]bool) (hard, dropped, ad
 			}
 			continue // "3 nights in any 14-day period" is "3 nights per fortnight"
 		}
-		if topic[qtyKey(x)] || periodSaid(x, b) || echoed(x, qa, qb) || enumerated(x, qa, qb) || dailyAt(x, qa, qb) || wordSaid(x, b) || inName(x, b) || gluedName(x, a, b) || restatedAs(x, qb) || weekdaySaid(x, b) {
+		// A number the filed position states twice and the new one once
+		// ("from 07:00 to 19:00 … every 20 minutes from 19:00" → "7 am to
+		// 7 pm, then every 20 min"; "within 1 month … after 1 month" →
+		// "inside one month … after the month") is no number dropped,
+		// unless the new one says something is free or not done in a
+		// clause with no number ("cars and vans pay £5" → "cars pay £5;
+		// vans park free"): the second one said as nothing.
+		restated := slices.ContainsFunc(qb, func(y quantity) bool { return sameQuantity(x, y) }) && nothingClauses(b) <= nothingClauses(a)
+		if restated || topic[qtyKey(x)] || periodSaid(x, b) || echoed(x, qa, qb) || enumerated(x, qa, qb) || dailyAt(x, qa, qb) || wordSaid(x, b) || inName(x, b) || gluedName(x, a, b) || restatedAs(x, qb) || weekdaySaid(x, b) {
 			continue
 		}
 		if w := wholeSaid(b, a, x); w != "" {
@@ -1557,6 +1565,22 @@ func ownRuleTraded(a, b *analysis) []string {
 		}
 	}
 	return out
+}
+
+// nothingClauses counts the clauses of x that hold no number and are
+// negated or say "free": "vans park free", "children don't pay".
+func nothingClauses(x *analysis) int {
+	free := freeWord()
+	n := 0
+	for c, ws := range wordsByClause(x) {
+		if slices.ContainsFunc(x.qty, func(q quantity) bool { return q.clause == c }) {
+			continue
+		}
+		if negatedAt(x, c) || slices.Contains(ws, free) {
+			n++
+		}
+	}
+	return n
 }
 
 // wordsByClause are the words of each clause of x.
