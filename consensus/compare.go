@@ -3723,7 +3723,7 @@ func compareConditions(a, b *analysis, topic map[string]bool) []string {
 					// next pay run").
 					others++
 				}
-				if countKind(x.conds, kind) <= others+implicitKind(y, kind)+negatedIfs(y, kind)+negatedExceptions(x, k, y)+elliptical(y, kind)+exceptedRefusals(y, kind) {
+				if countKind(x.conds, kind) <= others+implicitKind(y, kind)+negatedIfs(y, kind)+negatedExceptions(x, k, y)+elliptical(y, kind)+exceptedRefusals(y, kind)+namedExceptions(y, kind) {
 					continue // the other side states a condition of its own: reworded
 				}
 				if verb == "added" && cd.kind == "if" && slices.ContainsFunc(y.conds, func(o condition) bool {
@@ -4256,6 +4256,33 @@ func exceptedRefusals(x *analysis, kind string) int {
 	n := 0
 	for k := range x.conds {
 		if refusedUnless(x, k) {
+			n++
+		}
+	}
+	return n
+}
+
+// namedExceptions counts, for an exception, the times x names one with
+// the word itself outside any condition: "Exception: patients with a CI
+// are booked for 60 minutes", "the only exception is if the courier ended
+// up in hospital", "…; the shielded room is the only exception". Such a
+// case is set aside as "unless" sets it, in other words. Not "no
+// exceptions" nor "exceptions are never made", which say there is none.
+func namedExceptions(x *analysis, kind string) int {
+	if kind != "unless" {
+		return 0
+	}
+	exc := theLexicon().fold("exception")
+	n := 0
+	for _, t := range x.terms {
+		if t.w != exc || t.neg || t.cond >= 0 || slices.ContainsFunc(x.terms, func(u term) bool { return u.neg && u.clause == t.clause }) {
+			continue
+		}
+		// The case it names, in its clause or the one after it
+		// ("exception: …"): "exceptions are never made" names none.
+		if slices.ContainsFunc(x.terms, func(u term) bool {
+			return u.w != exc && !u.neg && (u.clause == t.clause || u.clause == t.clause+1)
+		}) {
 			n++
 		}
 	}
