@@ -982,8 +982,9 @@ func TestMeaningSealed15(t *testing.T) {
 // out → opts out"; the kinds added are the change, and they are not
 // read). With the other readings of that part (a bound of the subject
 // before "not", camelCase values, "but only", a duty left to judgement,
-// one bound said two ways, kinds traded in an edit) the floors of the
-// sets that rose are raised to what they measure.
+// one bound said two ways, kinds traded in an edit, a number said
+// twice, an exception named by its word) the floors of the sets that
+// rose are raised to what they measure.
 func TestMeaningSealedLater(t *testing.T) {
 	t.Parallel()
 	for _, set := range []struct {
@@ -1006,7 +1007,7 @@ func TestMeaningSealedLater(t *testing.T) {
 		{29, 0.83, 0.77, 0.97, 0.05},
 		{30, 0.66, 0.87, 1.00, 0.21},
 		{31, 0.67, 0.83, 1.00, 0.18},
-		{32, 0.70, 0.82, 1.00, 0.12},
+		{32, 0.72, 0.82, 1.00, 0.10},
 		{33, 0.59, 0.87, 1.00, 0.17},
 		{34, 0.70, 0.93, 0.83, 0.20},
 		{35, 0.79, 0.95, 0.88, 0.17},
@@ -1018,10 +1019,10 @@ func TestMeaningSealedLater(t *testing.T) {
 		{41, 0.75, 0.91, 0.86, 0.12},
 		{42, 0.83, 0.96, 0.80, 0.10},
 		{43, 0.82, 0.95, 0.80, 0.13},
-		{44, 0.72, 0.95, 0.91, 0.15},
+		{44, 0.74, 0.95, 0.91, 0.13},
 		{45, 0.72, 0.93, 0.83, 0.15},
 		{46, 0.72, 0.80, 0.75, 0.23},
-		{47, 0.83, 0.88, 0.86, 0.10},
+		{47, 0.85, 0.88, 0.86, 0.10},
 		{48, 0.82, 0.95, 0.86, 0.09},
 		{49, 0.72, 0.75, 0.86, 0.20},
 		{50, 0.80, 0.80, 0.91, 0.17},
@@ -1029,20 +1030,20 @@ func TestMeaningSealedLater(t *testing.T) {
 		{52, 0.77, 0.91, 0.97, 0.15},
 		{53, 0.75, 1.00, 0.86, 0.21},
 		{54, 0.69, 0.93, 0.77, 0.20},
-		{55, 0.79, 0.93, 0.80, 0.18},
+		{55, 0.80, 0.93, 0.80, 0.17},
 		{56, 0.83, 0.87, 0.97, 0.12},
 		{57, 0.64, 1.00, 0.91, 0.25},
 		{58, 0.74, 0.87, 0.77, 0.17},
 		{59, 0.69, 0.91, 0.88, 0.15},
 		{60, 0.82, 0.80, 0.97, 0.15},
 		{61, 0.77, 0.90, 0.80, 0.13},
-		{62, 0.69, 0.85, 0.86, 0.12},
-		{63, 0.67, 0.79, 0.91, 0.18},
+		{62, 0.70, 0.85, 0.86, 0.10},
+		{63, 0.69, 0.79, 0.91, 0.17},
 		{64, 0.75, 0.85, 0.77, 0.07},
 		{65, 0.77, 1.00, 0.86, 0.09},
-		{66, 0.72, 0.87, 0.88, 0.20},
+		{66, 0.74, 0.87, 0.88, 0.20},
 		{67, 0.62, 0.98, 0.77, 0.21},
-		{68, 0.61, 0.83, 0.91, 0.23},
+		{68, 0.62, 0.83, 0.91, 0.21},
 		{69, 0.70, 0.91, 0.97, 0.21},
 	} {
 		t.Run(fmt.Sprintf("sealed%d", set.n), func(t *testing.T) {
