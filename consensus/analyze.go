@@ -2793,14 +2793,12 @@ func analyzeAs(text string, boundAsLimit bool) *analysis {
 			continue
 		}
 		w, n := lx.match(toks, i)
-		if n == 1 && t.low == "where" && legalWhere(toks, i) {
-			w, _ = lx.match([]rawTok{{low: "if", text: "if"}}, 0)
-		}
-		if n == 1 && (t.low == "provided" || t.low == "providing") && proviso(toks, i) {
-			w, _ = lx.match([]rawTok{{low: "if", text: "if"}}, 0)
-		}
-		if n == 1 && t.low == "past" && pastBound(toks, i) {
-			w, _ = lx.match([]rawTok{{low: "above", text: "above"}}, 0) // "runs past four hours": more than four hours
+		switch {
+		case n == 1 && t.low == "where" && legalWhere(toks, i),
+			n == 1 && (t.low == "provided" || t.low == "providing") && proviso(toks, i):
+			w = lx.matchAs("if")
+		case n == 1 && t.low == "past" && pastBound(toks, i):
+			w = lx.matchAs("above") // "runs past four hours": more than four hours
 		}
 		if n == 2 && t.low == "and" && toks[i+1].low == "up" && i+2 < len(toks) && toks[i+2].low == "to" {
 			continue // "over 160 cm and up to 250 cm": the bound is "up to"
@@ -4375,6 +4373,14 @@ func (lx *lexicon) match(toks []rawTok, i int) (string, int) {
 		return "confirm_arrangement", 1
 	}
 	return lx.fold(first), 1
+}
+
+// matchAs is the word w as match reads it on its own: a word read as
+// another ("where the tenant defaults" as "if the tenant defaults")
+// takes that word's reading, a condition's cue as much as a folded word.
+func (lx *lexicon) matchAs(w string) string {
+	m, _ := lx.match([]rawTok{{low: w, text: w}}, 0)
+	return m
 }
 
 // confirmsArrangement reports whether the "confirm" that is word i makes

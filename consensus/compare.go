@@ -732,13 +732,12 @@ func ComparePositionsOn(recordTopic, filed, position string) Comparison {
 	if filed == position {
 		return Comparison{Agreement: Agree, Score: 1}
 	}
-	c, bound := comparePositionsAs(recordTopic, filed, position, analyze)
-	if c.Agreement != Agree && bound {
+	c, read := comparePositionsAs(recordTopic, filed, position, analyze)
+	if c.Agreement != Agree && (read[0].subjectBound || read[1].subjectBound) {
 		// "No fee above 50 dollars may be charged" says both "fees above
 		// 50 dollars are not charged" and "fees charged are at most 50
 		// dollars": a position that agrees with either reading agrees.
-		if d, _ := comparePositionsAs(recordTopic, filed, position, analyzeAsLimit); d.Agreement == Agree &&
-			!boundsTurned(analyzeAsLimit(filed), analyzeAsLimit(position)) {
+		if d, read := comparePositionsAs(recordTopic, filed, position, analyzeAsLimit); d.Agreement == Agree && !boundsTurned(read[0], read[1]) {
 			return d
 		}
 	}
@@ -757,10 +756,9 @@ func ComparePositionsOn(recordTopic, filed, position string) Comparison {
 }
 
 // comparePositionsAs is ComparePositionsOn with the two texts read by
-// read (analyze, or analyzeAsLimit); bound reports whether either read a
-// bound said of its subject after "no" (analysis.subjectBound), which the
-// other reading reads as a limit.
-func comparePositionsAs(recordTopic, filed, position string, read func(string) *analysis) (c Comparison, bound bool) {
+// read (analyze, or analyzeAsLimit); it returns the two texts as read,
+// before either is read against the other.
+func comparePositionsAs(recordTopic, filed, position string, read func(string) *analysis) (c Comparison, sides [2]*analysis) {
 	filed, position = cronWords(ruleText(filed)), cronWords(ruleText(position))
 	a := read(filed)
 	var rt *analysis // the record's topic, read once
@@ -769,7 +767,7 @@ func comparePositionsAs(recordTopic, filed, position string, read func(string) *
 	}
 	position = dropReport(dropLabel(position, a, rt), a, rt)
 	b := read(position)
-	bound = a.subjectBound || b.subjectBound
+	sides = [2]*analysis{a, b}
 	a, b = optionalBoth(a, b, filed, position)
 	if c := asException(a, b); c != nil {
 		a = c
@@ -835,7 +833,7 @@ func comparePositionsAs(recordTopic, filed, position string, read func(string) *
 			al.topic[qtyKey(q)] = true // "nightly" of "Batch size for the nightly sync"
 		}
 	}
-	return comparePositions(a, b, al, strong), bound
+	return comparePositions(a, b, al, strong), sides
 }
 
 // onlyIfBoth reads the side that says "not … unless" as "only if" when
@@ -1429,15 +1427,9 @@ func compareQuantities(a, b *analysis, topic map[string]bool) (hard, dropped, ad
 			}
 			continue // "3 nights in any 14-day period" is "3 nights per fortnight"
 		}
-		// A number the filed position states twice and the new one once
-		// ("from 07:00 to 19:00 … every 20 minutes from 19:00" → "7 am to
-		// 7 pm, then every 20 min"; "within 1 month … after 1 month" →
-		// "inside one month … after the month") is no number dropped,
-		// unless the new one says something is free or not done in a
-		// clause with no number ("cars and vans pay £5" → "cars pay £5;
-		// vans park free"): the second one said as nothing.
-		restated := slices.ContainsFunc(qb, func(y quantity) bool { return sameQuantity(x, y) }) && nothingClauses(b) <= nothingClauses(a)
-		if restated || topic[qtyKey(x)] || periodSaid(x, b) || echoed(x, qa, qb) || enumerated(x, qa, qb) || dailyAt(x, qa, qb) || wordSaid(x, b) || inName(x, b) || gluedName(x, a, b) || restatedAs(x, qb) || weekdaySaid(x, b) {
+		// The second one said as nothing is a number dropped all the same
+		// ("cars and vans pay £5" → "cars pay £5; vans park free").
+		if saidOnce(x, qb) && nothingClauses(b) <= nothingClauses(a) || topic[qtyKey(x)] || periodSaid(x, b) || echoed(x, qa, qb) || enumerated(x, qa, qb) || dailyAt(x, qa, qb) || wordSaid(x, b) || inName(x, b) || gluedName(x, a, b) || restatedAs(x, qb) || weekdaySaid(x, b) {
 			continue
 		}
 		if w := wholeSaid(b, a, x); w != "" {
@@ -1456,10 +1448,7 @@ func compareQuantities(a, b *analysis, topic map[string]bool) (hard, dropped, ad
 		}
 	}
 	for j, y := range ub {
-		// A number the filed position states once and the new one twice
-		// ("above 25 EUR …; below that" → "over €25 …, under €25") is
-		// no number added.
-		restated := slices.ContainsFunc(qa, func(x quantity) bool { return sameQuantity(x, y) })
+		restated := saidOnce(y, qa)
 		if r, ok := windowRate(y, qb, qa, b); ok && !pairedB[j] {
 			if r.perVal != y.value {
 				hard = append(hard, r.text+" → "+y.text) // "3 per fortnight → 7 day"
@@ -1565,6 +1554,18 @@ func ownRuleTraded(a, b *analysis) []string {
 		}
 	}
 	return out
+}
+
+// saidOnce reports whether q, a number one side states twice, is said
+// once among qs, the other side's numbers: "from 07:00 to 19:00 …
+// every 20 minutes from 19:00" against "7 am to 7 pm, then every 20
+// min", "above 25 EUR …; below that" against "over €25 …, under €25".
+// It is no number dropped or added. Only the side that drops it is
+// read for a second one said as nothing: the filed side's "never
+// lengthen it" beside "org policy MAY reduce the 15 minutes but MUST
+// NOT raise it" is the same rule.
+func saidOnce(q quantity, qs []quantity) bool {
+	return slices.ContainsFunc(qs, func(y quantity) bool { return sameQuantity(q, y) })
 }
 
 // nothingClauses counts the clauses of x that hold no number and are
