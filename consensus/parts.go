@@ -763,7 +763,13 @@ func holding(outer, inner []string) []string {
 
 var (
 	negatedStrong = sync.OnceValue(func() []string { return holding(weakCues, strongCues) })
-	negatedWeak   = sync.OnceValue(func() []string { return holding(strongCues, weakCues) })
+	// The strong cues that hold a weak one ("not optional"), and the
+	// notices that hold "advised": "members of the public are advised
+	// that counters accept found items only …" tells of the rule, it
+	// does not advise.
+	negatedWeak = sync.OnceValue(func() []string {
+		return append(holding(strongCues, weakCues), "is advised that", "are advised that")
+	})
 )
 
 // strongCue is the first of strongCues low says outside a weak cue ("not
@@ -771,13 +777,9 @@ var (
 func strongCue(low string) string { return cueOutside(low, strongCues, negatedStrong()) }
 
 // weakCue is the first of weakCues low says outside a strong cue ("not
-// optional" binds), or "".
+// optional" binds) or a notice ("are advised that"), or a duty kept as
+// far as its means allow (resourcesAllow), or "".
 func weakCue(low string) string {
-	if strings.Contains(low, "advised that") {
-		// "Members of the public are advised that counters accept found
-		// items only …": a notice of the rule, not advice.
-		low = strings.ReplaceAll(low, "advised that", "notified that")
-	}
 	if c := cueOutside(low, weakCues, negatedWeak()); c != "" {
 		return c
 	}
