@@ -1048,7 +1048,8 @@ func comparePositions(a, b *analysis, al alignment, strong []string) Comparison 
 		soft = append(soft, negs...)
 	}
 	hard = append(hard, compareMeans(a, b)...)
-	hard = append(hard, compareInstead(a, b)...)
+	aside := compareInstead(a, b)
+	hard = append(hard, aside...)
 	if al.edit {
 		hard = append(hard, compareConditionParts(a, b)...)
 	}
@@ -1094,9 +1095,12 @@ func comparePositions(a, b *analysis, al alignment, strong []string) Comparison 
 		// So little in common that the differences found may be about
 		// different things: parley cannot tell.
 		c.Agreement, c.Differences = Unsure, append(hard, weak...)
-	case len(hard) > 0 && len(weak) == 0 && !al.edit && c.Score < softScore && softOnly(hard, soft) && !wordsOf(b, a) && !allWordsOf(a, b) && !allWordsOf(b, a):
+	case len(hard) > 0 && len(weak) == 0 && !al.edit && c.Score < softScore && softOnly(hard, soft) && len(aside) == 0 && !wordsOf(b, a) && !allWordsOf(a, b) && !allWordsOf(b, a):
 		// Only a negation or a condition said on one side, between two
-		// positions worded apart: as often a rewording as a change.
+		// positions worded apart: as often a rewording as a change. An
+		// option one side sets aside that the other states ("pinned by
+		// tag rather than digest" against "pinned by digest") changes
+		// the rule in so many words.
 		c.Agreement, c.Differences = Unsure, append(hard, weak...)
 	case len(hard) > 0:
 		c.Agreement, c.Differences = Disagree, append(hard, weak...)
@@ -3435,7 +3439,10 @@ func compareInstead(a, b *analysis) []string {
 	asserted := func(x *analysis, aside map[int]bool) map[string]bool {
 		negClause := map[int]bool{}
 		for _, t := range x.terms {
-			if t.neg {
+			if t.neg && t.cond < 0 {
+				// A negation inside a condition ("if we close the
+				// tower", read "not open") leaves what the clause
+				// asserts: "tickets are refunded in full".
 				negClause[t.clause] = true
 			}
 		}
@@ -3456,9 +3463,16 @@ func compareInstead(a, b *analysis) []string {
 		phrasesY, _, asideY := setAside(y)
 		inY, inX := asserted(y, asideY), set(y.words())
 		for k, ph := range phrases {
-			all := true
-			for _, w := range ph {
-				all = all && inY[w]
+			// Every word asserted, or all but the last of three: "to the
+			// next person waiting" sets aside "passes to the next person
+			// on the hold list".
+			all, missed := true, 0
+			for i, w := range ph {
+				if inY[w] || nearAsserted(w, inY) {
+					continue
+				}
+				missed++
+				all = all && i == 2 && len(ph) == 3 && missed == 1
 			}
 			if !all || slices.ContainsFunc(phrasesY, func(p []string) bool { return overlap(ph, p) >= 0.5 }) {
 				continue // not asserted, or set aside on both sides
@@ -3482,6 +3496,28 @@ func compareInstead(a, b *analysis) []string {
 	check(b, a, false) // the new position sets aside the filed option
 	check(a, b, true)  // the filed rule sets aside what the position chooses
 	return out
+}
+
+// nearAsserted reports whether a word near w in meaning or a form of it
+// is among the asserted words m: "time off in lieu rather than pay" sets
+// aside what "each paid at their normal daily rate" states.
+func nearAsserted(w string, m map[string]bool) bool {
+	if strings.HasPrefix(w, "#") {
+		return false
+	}
+	for v := range m {
+		if strings.HasPrefix(v, "#") {
+			continue
+		}
+		short, long := w, v
+		if len(short) > len(long) {
+			short, long = long, short
+		}
+		if theLexicon().near(w, v) || len(short) >= 5 && strings.HasPrefix(long, short) {
+			return true // "pay" and "paid", "notificat" and "notifi"
+		}
+	}
+	return false
 }
 
 // caseAside reports whether x sets ph aside only for a case, as y does
