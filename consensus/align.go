@@ -560,12 +560,18 @@ func surfaceTokensOpt(text string, unlessOnly bool) []surfaceTok {
 	}
 	// "No visitor enters until they have signed": visitors enter only
 	// after they have signed. The negation goes, "until" is "only after".
+	// So is a "before" that a negation governs ("no reopening before a
+	// patrol check", "samples are not discarded before the form is
+	// signed"), though not the "before" of an amount of time ("not
+	// within 2 hours before the flight") or of a clock time ("not
+	// before 3 pm"), nor "not before" said as one ("but not before the
+	// warden has checked", read as "only after" already).
 	for u := 1; u < len(ws); u++ {
-		if ws[u].low != "until" {
+		if ws[u].low != "until" && (ws[u].low != "before" || timeUnit(ws[u-1].low) || isDigit(ws[u-1].low[0]) || numberWords()[ws[u-1].low] > 0) {
 			continue
 		}
 		for j := u - 1; j >= 0 && j >= u-8 && !strings.ContainsAny(text[min(ws[j].end, ws[u].start):ws[u].start], ".;!?"); j-- {
-			if untilNegations()[ws[j].low] {
+			if untilNegations()[ws[j].low] && (ws[u].low != "before" || j < u-1 && (u+1 == len(ws) || !isDigit(ws[u+1].low[0]))) {
 				only := ws[u]
 				only.low, ws[u].low = "only", "after"
 				ws = slices.Insert(slices.Delete(ws, j, j+1), u-1, only)

@@ -3285,14 +3285,15 @@ func compareNegation(a, b *analysis) []string {
 				}
 				continue
 			}
-			if t.neg && (t.verbal && !t.lifted && until[i] != 0 || t.none && until[i]&untilWord != 0) ||
+			if t.neg && (t.verbal && !t.lifted || t.none) && until[i] != 0 ||
 				t.neg && (t.verbal && !t.lifted || t.none) && unless[i] || t.neg && t.verbal && !t.lifted && withoutAfter[i] {
 				// "No port-out goes through unless the PIN matches", "don't
 				// reverse unless a crew member is banksman": the thing
 				// happens under the condition, what "only if" says.
 				// "does not reopen until the patrol has checked" reopens
 				// after it: what "reopens only after" says; so does
-				// "nothing leaves the bond until the duty has cleared".
+				// "nothing leaves the bond until the duty has cleared",
+				// and "no reopening before a patrol line check".
 				pos[t.w]++
 				continue
 			}
