@@ -732,6 +732,9 @@ var setAsideKeyWords = wordSet("exempt exempted bypass bypassed suppress suppres
 // "max_wind_m_s: 20" is "max wind 20 m/s", "chlorine_min_mgl = 1.0"
 // "chlorine min 1.0 mg/l".
 func keyValueWords(words, val string) string {
+	if w, ok := keyCompared(words, val); ok {
+		return w
+	}
 	if zeroValue(val) && !slices.ContainsFunc(strings.Fields(words), func(w string) bool { return zeroKeeps()[w] || strings.ContainsAny(w, "0123456789") }) {
 		return "no " + words
 	}
@@ -750,6 +753,106 @@ func keyValueWords(words, val string) string {
 	}
 	return words + " " + val
 }
+
+// keyCompared reads a key that ends with the comparison its number is
+// held to, the unit of the number just before it, as a rule says them:
+// the comparison, the number, then its unit.
+// "review_if_amount_eur_over: 50000" is "review if amount over 50000 eur",
+// "adjuster_if_policy_age_days_lt: 30" "adjuster if policy less than 30
+// days old",
+// "start_if_wetbulb_c_at_or_below: 1" "start if wetbulb at or below 1
+// °C", "cancel_if_aqi_gte = 201" "cancel if aqi at least 201": else the
+// number loses both its unit and its bound, and the key's "lt" reads as a
+// word of its condition. Only a plain number.
+func keyCompared(words, val string) (string, bool) {
+	v := strings.Trim(val, `"'`)
+	if !plainNumber(v) {
+		return "", false
+	}
+	f := strings.Fields(words)
+	n := len(f)
+	if n < 2 {
+		return "", false
+	}
+	k, cmp := n-1, ""
+	switch f[n-1] {
+	case "lt":
+		cmp = "less than"
+	case "gt":
+		cmp = "more than"
+	case "lte", "le":
+		cmp = "at most"
+	case "gte", "ge":
+		cmp = "at least"
+	case "over", "under", "above", "below":
+		cmp = f[n-1]
+		if n >= 3 && f[n-2] == "or" {
+			// "c_or_below", "c_at_or_below"
+			k, cmp = n-2, "or "+cmp
+			if n >= 4 && f[n-3] == "at" {
+				k, cmp = n-3, "at "+cmp
+			}
+		}
+	case "least", "most":
+		if n < 3 || f[n-2] != "at" {
+			return "", false
+		}
+		k, cmp = n-2, "at "+f[n-1]
+	default:
+		return "", false
+	}
+	rest, u := f[:k], ""
+	if len(rest) >= 2 {
+		if w, ok := comparedUnit(rest[len(rest)-1]); ok {
+			rest, u = rest[:len(rest)-1], " "+w
+		}
+	}
+	if n := len(rest); u != "" && n >= 2 && rest[n-1] == "age" && ageUnits()[strings.TrimSpace(u)] {
+		// "policy_age_days_lt: 30" is "policy less than 30 days old",
+		// as a rule says an age.
+		rest, u = rest[:n-1], u+" old"
+	}
+	if len(rest) == 0 {
+		return "", false
+	}
+	if strings.HasPrefix(cmp, "or ") {
+		// "count_or_below: 3" is "count 3 or below".
+		return strings.Join(rest, " ") + " " + v + u + " " + cmp, true
+	}
+	return strings.Join(rest, " ") + " " + cmp + " " + v + u, true
+}
+
+// comparedUnit is a unit a key says before its comparison ("days",
+// "eur", "kmh", "c") as it is written after a number.
+func comparedUnit(w string) (string, bool) {
+	switch w {
+	case "c":
+		return "°C", true
+	case "f":
+		return "°F", true
+	case "deg":
+		return "degrees", true
+	case "min", "mins":
+		return "minutes", true
+	case "kmh", "kph", "mph", "kt", "kts", "knots":
+		return w, true
+	case "ms":
+		return "", false // milliseconds, or metres a second ("wind_ms_above")
+	}
+	if _, ok := keyUnits()[w]; ok {
+		return w, true
+	}
+	if _, ok := measures()[w]; ok {
+		return w, true
+	}
+	if measureSuffixes()[w] {
+		return w, true
+	}
+	return "", false
+}
+
+// ageUnits are the units an age is counted in (keyCompared).
+var ageUnits = wordSet("days weeks months years d w y")
 
 // unitInside reads a unit of time a key says before one or two words
 // that qualify it ("refresh months high", "dwell hours pharmacy") and
