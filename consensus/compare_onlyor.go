@@ -152,30 +152,51 @@ func compareOnlyNarrowed(a, b *side) []string {
 // it restricts none so. Not where other says "only" of the thing too.
 func onlyNarrowed(s, other *side) string {
 	ts := s.toks
-	// kind reports whether ts[from:to] is new words and then a word of
-	// other: "weekend sessions", "main lines", "first-time candidates".
+	// kindred reports whether other says a word of ts[j]'s family.
+	kindred := func(j int) bool {
+		return slices.ContainsFunc(other.toks, func(u surfaceTok) bool { return kin(ts[j].key, u.key) || kin(u.key, ts[j].key) })
+	}
+	// kind reports whether ts[from:to] is new words and then a thing of
+	// other, of one word or more: "weekend sessions", "main lines",
+	// "first-time candidates", "weekend night shifts".
 	kind := func(from, to int) bool {
-		newWords, shared := 0, false
+		newWords, shared := 0, 0
 		for j := from; j < to; j++ {
 			switch {
 			case ts[j].ignore:
 				if newWords > 0 {
 					return false // "only for weekend, the sessions": no kind of it
 				}
+			case kindMark(s.text, ts[j]):
+				if shared > 0 {
+					return false
+				}
+				newWords++ // "first-time", whatever its pieces say
 			case !thing(ts[j]):
 				return false
 			case saysKey(other.toks, ts[j].key):
-				if newWords == 0 || j != to-1 || !everyOf(other.toks, ts[j].key) && !generalOf(other, surfaceWord(s.text, ts[j])) {
+				if newWords == 0 {
 					return false
 				}
-				shared = true
-			case slices.ContainsFunc(other.toks, func(u surfaceTok) bool { return kin(ts[j].key, u.key) || kin(u.key, ts[j].key) }):
+				shared++
+			case kindred(j):
 				return false // "inducted members only" of "members … only after the induction"
+			case shared > 0:
+				return false // "weekend night staff": a word of other's inside the kind
 			default:
 				newWords++
 			}
 		}
-		return shared
+		switch {
+		case shared == 1:
+			return everyOf(other.toks, ts[to-1].key) || generalOf(other, surfaceWord(s.text, ts[to-1]))
+		case shared > 1:
+			// "only weekend night shifts" of "Night shifts need two
+			// nurses": the other's thing of more than one word, said
+			// as a whole.
+			return wholeRun(other, ts[to-shared:to])
+		}
+		return false
 	}
 	onlyThere := func(key string) bool {
 		for i, t := range other.toks {
@@ -199,6 +220,53 @@ func onlyNarrowed(s, other *side) string {
 		}
 		return true
 	}
+	// boundedKind is the last token of a thing at ts[j] that other says
+	// of every one, bounded by a word of kindBounds to a kind in words
+	// other never says ("candidates from the three largest parties",
+	// "lockers on floor 2"), or -1. With stop below 0 the kind ends at a
+	// small word after its first new word ("… parties need"); else it
+	// runs to ts[stop], the "only" that ends it ("on lanes 1–12 only").
+	boundedKind := func(j, stop int) int {
+		if j+2 >= len(ts) || !thing(ts[j]) || !saysKey(other.toks, ts[j].key) || onlyThere(ts[j].key) || endsClause(s.text, ts[j]) {
+			return -1
+		}
+		if !everyOf(other.toks, ts[j].key) && !generalOf(other, surfaceWord(s.text, ts[j])) || !kindBounds()[surfaceWord(s.text, ts[j+1])] {
+			return -1
+		}
+		last := -1
+		for k := j + 2; k < len(ts) && k <= j+7; k++ {
+			if k == stop {
+				if last >= 0 {
+					return k - 1
+				}
+				return -1
+			}
+			switch {
+			case ts[k].quant:
+			case ts[k].ignore:
+				if last >= 0 && stop < 0 && !onlyDeterminers()[surfaceWord(s.text, ts[k])] {
+					return last
+				}
+			case !thing(ts[k]) || saysKey(other.toks, ts[k].key) || kindred(k):
+				if last >= 0 && stop < 0 {
+					return last // "… the company must wear"
+				}
+				return -1
+			default:
+				last = k
+			}
+			if endsClause(s.text, ts[k]) {
+				if last >= 0 {
+					return k
+				}
+				return -1
+			}
+		}
+		if last >= 0 && stop < 0 {
+			return last
+		}
+		return -1
+	}
 	for i, t := range ts {
 		if t.key != "@only" {
 			continue
@@ -211,7 +279,16 @@ func onlyNarrowed(s, other *side) string {
 		for j < len(ts) && ts[j].ignore && !endsClause(s.text, ts[j]) {
 			j++
 		}
-		for k := j + 1; k < len(ts) && k <= j+3; k++ {
+		// "only candidates from the three largest parties": the thing,
+		// bounded to a kind in words the other side never says; not
+		// "only one job at the same time", a count of it.
+		if e := boundedKind(j, -1); e > 0 {
+			return strings.TrimRight(s.text[t.start:ts[e].end], ".,;:!?")
+		}
+		for j < len(ts) && (ts[j].ignore || ts[j].quant && !kindMark(s.text, ts[j])) && !endsClause(s.text, ts[j]) {
+			j++ // "only on the 10 most-played cabinets"
+		}
+		for k := j + 1; k < len(ts) && k <= j+5; k++ {
 			// A side that says the rule of every one of the things itself
 			// narrows it only in a phrase of its own: "any order over
 			// £50, but only UK orders"; not "every room has one; only
@@ -221,6 +298,14 @@ func onlyNarrowed(s, other *side) string {
 			}
 			if endsClause(s.text, ts[k]) {
 				break
+			}
+		}
+		// "of the pinsetters on lanes 1–12 only".
+		if i+1 >= len(ts) || endsClause(s.text, t) {
+			for j := i - 2; j >= 0 && j >= i-6; j-- {
+				if boundedKind(j, i) == i-1 {
+					return strings.TrimRight(s.text[ts[j].start:t.end], ".,;:!?")
+				}
 			}
 		}
 		// "First-time candidates only:", "the main pool only.": not "lend
@@ -235,6 +320,31 @@ func onlyNarrowed(s, other *side) string {
 		}
 	}
 	return ""
+}
+
+// kindMark reports whether t is a piece of a word joined by a hyphen or
+// an apostrophe that the tokens read as a number or unit, but is said in
+// letters: "first-time", "children's", "most-played"; not "two", "20-sample".
+func kindMark(text string, t surfaceTok) bool {
+	w := text[t.start:t.end]
+	return t.quant && strings.ContainsAny(w, "-'’") && !strings.ContainsAny(w, "0123456789")
+}
+
+// wholeRun reports whether the tokens run, a thing of more than one
+// word, stand together in s as a whole: opening a clause or after
+// "every", "each", "all" or "any": "Night shifts need", "every group
+// therapy session".
+func wholeRun(s *side, run []surfaceTok) bool {
+	ts := s.toks
+	for i := 0; i+len(run) <= len(ts); i++ {
+		if !slices.EqualFunc(ts[i:i+len(run)], run, func(a, b surfaceTok) bool { return a.key == b.key }) {
+			continue
+		}
+		if i == 0 || endsClause(s.text, ts[i-1]) || ts[i-1].key == "@dist" || i >= 2 && ts[i-2].key == "@dist" && ts[i-1].ignore {
+			return true
+		}
+	}
+	return false
 }
 
 // everyOf reports whether ts say "every", "each", "all" or "any" of the
