@@ -815,6 +815,7 @@ func comparePositionsAs(recordTopic, filed, position string, read func(string) *
 	al.hard = append(al.hard, compareButNot(kt)...)
 	al.hard = append(al.hard, compareAnyOther(kt)...)
 	al.hard = append(al.hard, compareOutOfScope(kt)...)
+	al.hard = append(al.hard, compareSameCase(filed, position)...)
 	if !al.edit {
 		al.hard = append(al.hard, compareOnlyOr(sa, sb)...) // an edit names the thing added itself
 		al.hard = append(al.hard, compareOnlyNarrowed(sa, sb)...)
