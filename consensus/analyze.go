@@ -3082,7 +3082,10 @@ func analyzeAs(text string, boundAsLimit bool) *analysis {
 			a.qty = append(a.qty, q)
 			continue
 		}
-		off := t.low == "off" && !t.hyphened && (i+1 >= len(toks) || toks[i+1].clause != t.clause || isConj(toks[i+1].low))
+		// "before the off", "48 hrs before kick off": the start, a name,
+		// not something turned off.
+		offStart := i > 0 && toks[i-1].clause == t.clause && (toks[i-1].low == "the" || toks[i-1].low == "kick")
+		off := t.low == "off" && !t.hyphened && !offStart && (i+1 >= len(toks) || toks[i+1].clause != t.clause || isConj(toks[i+1].low))
 		absent := (t.low == "missing" || t.low == "absent") && i >= 2 && copulas()[toks[i-1].low] && toks[i-1].clause == t.clause
 		// "pain-free", "nut-free": without the word before.
 		freeOf := t.low == "free" && t.hyphened && i > 0 && !toks[i-1].isNum && toks[i-1].clause == t.clause
@@ -3867,15 +3870,34 @@ func opensReason(toks []rawTok, i int) bool {
 		}
 		return ""
 	}
+	negFollows := func() bool {
+		lx := theLexicon()
+		for k := i + 1; k < len(toks) && toks[k].clause == t.clause; k++ {
+			if lx.negCue[toks[k].low] {
+				return true
+			}
+		}
+		return false
+	}
+	if first && i >= 2 && ifNotBefore(toks, i) && (theLexicon().negCue[t.low] || negFollows()) {
+		// "…; if not, it is not promoted", "if not both, no payout": what
+		// follows when the rule is not met, as after "otherwise".
+		return true
+	}
 	switch t.low {
 	case "because":
 		return true
+	case "else":
+		// "…, else it's not valid", "… else no referral": "otherwise".
+		return i > 0 && (first || toks[i-1].low == "or") && negFollows()
 	case "otherwise", "or":
 		// "…, otherwise no solo", "…, or it doesn't count": what follows
 		// when the rule is not met, the rule said again from its other
 		// side, not a rule of its own ("otherwise use the EU region" is
 		// one: no negation; "cash or card" no clause of its own).
-		if t.low == "or" && !(first && i > 0 && orRestates()[next()]) {
+		if t.low == "or" && !(first && i > 0 && orRestates()[next()]) && !(i > 0 && orSubjects()[next()] && negFollows()) {
+			// Inside a clause only before a subject of its own: "48 hrs
+			// before kick-off or he's not eligible", not "cash or card".
 			return false
 		}
 		lx := theLexicon()
@@ -4071,6 +4093,24 @@ func ownDoubt(toks []rawTok, i int) bool {
 		return len(ws) == 2
 	}
 	return false
+}
+
+// orSubjects are the subjects that open a clause of its own after an "or"
+// said inside a clause: "… at the latest or he's not eligible".
+var orSubjects = wordSet("it they you we he she it's they're you're we're he's she's you'll they'll it'll he'll she'll")
+
+// ifNotBefore reports whether the clause before toks[i] is "if not",
+// with at most one word after the "not" ("if not both", "if not met").
+func ifNotBefore(toks []rawTok, i int) bool {
+	c := toks[i].clause - 1
+	j := i - 1
+	for j > 0 && toks[j-1].clause == c {
+		j--
+	}
+	if toks[j].clause != c || i-j < 2 || i-j > 3 {
+		return false
+	}
+	return toks[j].low == "if" && toks[j+1].low == "not"
 }
 
 // orRestates are the words after an "or" that opens a clause and says

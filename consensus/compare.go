@@ -3315,6 +3315,25 @@ func compareNegation(a, b *analysis) []string {
 				pos[t.w]++
 			}
 		}
+		// "The renewal fee is waived": no renewal fee, what "schools pay
+		// no renewal fee" says; the words before "waived" in its clause
+		// count as negated ("support cannot waive the lock" keeps it).
+		waive := lx.fold(stem("waived"))
+		yWaives := slices.ContainsFunc(y.terms, func(u term) bool { return u.w == waive })
+		for i, t := range x.terms {
+			if yWaives {
+				break // both sides say the waiver ("we waive the call-out charge")
+			}
+			if t.w != waive || t.neg || t.cond >= 0 || t.reason || !strings.EqualFold(t.text, "waived") {
+				continue // "cash buyers may waive searches": the buyers are no waiver
+			}
+			for j := i - 1; j >= 0 && x.terms[j].clause == t.clause; j-- {
+				if u := x.terms[j]; !u.neg && u.cond < 0 && pos[u.w] > 0 {
+					pos[u.w]--
+					neg[u.w]++
+				}
+			}
+		}
 		return pos, neg, obj
 	}
 	posA, negA, objA := pol(a, b)
