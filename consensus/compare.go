@@ -822,6 +822,7 @@ func comparePositionsAs(recordTopic, filed, position string, read func(string) *
 		al.hard = append(al.hard, compareOnlyWhen(a, b, sa, sb)...)
 		al.hard = append(al.hard, compareButOnly(sa, sb)...)
 	}
+	al.hard = append(al.hard, compareScopeOpened(sa, sb)...)
 	if len(al.exchanges) == 0 {
 		al.hard = append(al.hard, compareBindings(sa, sb)...)
 	}

@@ -631,3 +631,182 @@ func opensOnly(s *side, i int) bool {
 	w := surfaceWord(s.text, ts[i-1])
 	return w == "but" || w == "and"
 }
+
+// compareScopeOpened finds a case one side opens a sentence with, set off
+// by a comma, that narrows its rule to it in words the other side mostly
+// never says, the rest of the position said in the filed one's words:
+// "For datasets funded by UKRI, tabular data must be deposited as CSV"
+// against "Tabular data must be deposited as CSV"; "On spans crossing
+// private land, vegetation will be surveyed …". Either way round: a
+// condition added, or dropped. Not a case the other side names in its own
+// place ("On weekdays, staff may park …" against "… on weekdays"), one
+// said of every thing ("For every production server,"), a number
+// (compareQuantities reads it), nor a phrase that frames the saying ("In
+// practice,", "For the avoidance of doubt,"). A position in words of its
+// own may say the case in them: "At the bed of the patient, …" for "at
+// the bedside".
+func compareScopeOpened(a, b *side) []string {
+	if c, from, to := scopeOpened(b, a); c != "" && restates(b, a, from, to) {
+		return []string{"condition added: " + c}
+	}
+	if c, from, to := scopeClosing(b, a); c != "" && restates(b, a, from, to) && restates(a, b, 0, 0) {
+		return []string{"condition added: " + c}
+	}
+	if c, _, _ := scopeOpened(a, b); c != "" && restates(b, a, 0, 0) && thingsSaid(b) >= minRestated {
+		return []string{"condition dropped: " + c}
+	}
+	return nil
+}
+
+// restatedShare is the share of the things a position says, but the
+// case it opens with, that must be the filed position's words for a case
+// one side alone opens with to change the rule.
+const restatedShare = 0.8
+
+// minRestated is how many things a position must say for a case the
+// filed one opens with, left out, to change the rule: "16 °C" for "At
+// night, office thermostats are set to 16 °C" answers the number alone.
+const minRestated = 3
+
+// thingsSaid is how many things s names.
+func thingsSaid(s *side) int {
+	n := 0
+	for _, t := range s.toks {
+		if thing(t) {
+			n++
+		}
+	}
+	return n
+}
+
+// restates reports whether at least restatedShare of the things s says
+// outside s.toks[from:to] are words of other or their kin.
+func restates(s, other *side, from, to int) bool {
+	n, said := 0, 0
+	for k, t := range s.toks {
+		if k >= from && k < to || !thing(t) {
+			continue
+		}
+		n++
+		if saysKin(other, t.key) {
+			said++
+		}
+	}
+	return n > 0 && float64(said) >= restatedShare*float64(n)
+}
+
+// saysKin reports whether s says the word of key, or a word of its kin.
+func saysKin(s *side, key string) bool {
+	return saysKey(s.toks, key) || slices.ContainsFunc(s.toks, func(u surfaceTok) bool { return kin(key, u.key) || kin(u.key, key) })
+}
+
+// scopeOpened is the phrase "on", "in", "for", "during" or "at" (perhaps
+// after "only") that opens a sentence of s and ends at a comma, with a
+// clause after it, whose words other mostly never says (nor a word of
+// their kin), and the tokens it spans; "" when there is none.
+func scopeOpened(s, other *side) (string, int, int) {
+	ts := s.toks
+	for i := range ts {
+		if i > 0 && (!endsClause(s.text, ts[i-1]) || strings.HasSuffix(strings.TrimSpace(s.text[ts[i-1].start:ts[i-1].end]), ",") || ts[i-1].end < len(s.text) && s.text[ts[i-1].end] == ',') {
+			continue // "…, in shops and online alike, …": an aside, not the case the sentence opens with
+		}
+		p := i
+		if ts[p].key == "@only" && p+1 < len(ts) {
+			p++
+		}
+		switch surfaceWord(s.text, ts[p]) {
+		case "on", "in", "for", "during", "at":
+		default:
+			continue
+		}
+		if endsClause(s.text, ts[p]) {
+			continue
+		}
+		things, fresh, end, lastFresh := 0, 0, -1, false
+		for k := p + 1; k < len(ts) && k <= p+7; k++ {
+			t := ts[k]
+			if t.key == "@dist" || t.key == "@neg" || t.key == "@if" || t.quant || framingWords()[surfaceWord(s.text, t)] {
+				break // "For every server,", "In practice,", "For twelve hours,"
+			}
+			if thing(t) {
+				things++
+				lastFresh = !saysKin(other, t.key)
+				if lastFresh {
+					fresh++
+				}
+			}
+			if endsClause(s.text, t) {
+				if strings.HasSuffix(strings.TrimSpace(s.text[t.start:t.end]), ",") || t.end < len(s.text) && s.text[t.end] == ',' {
+					end = k
+				}
+				break
+			}
+		}
+		if end < 0 || end+1 >= len(ts) {
+			continue
+		}
+		if fresh == 1 && things > 1 && lastFresh {
+			continue // "On Forestry ground," for "on Forestry land": the same kind, its noun reworded
+		}
+		if things > 0 && 2*fresh >= things {
+			return strings.TrimRight(s.text[ts[i].start:ts[end].end], ".,;:!?"), i, end + 1
+		}
+	}
+	return "", 0, 0
+}
+
+// framingWords open a phrase that frames what is said rather than the
+// case it is said of: "In practice,", "For the avoidance of doubt,", "In
+// my view,", "For safety reasons,".
+var framingWords = wordSet("practice general short summary sum fact example instance clarity reference record now today principle theory particular addition future case cases words view opinion doubt avoidance line accordance light terms respect reason reasons safety security purpose purposes sake convenience compliance hygiene privacy my our your their this that these those other meantime brief effect turn")
+
+// scopeClosing is the phrase "on", "in", "for", "during" or "within"
+// that closes a clause of s, of two things or more that other never
+// says (nor a word of their kin), and the tokens it spans; "" when there
+// is none: "… within 10 days for guests on the loyalty programme;",
+// "… must not exceed 20 mph within the village limits, …".
+func scopeClosing(s, other *side) (string, int, int) {
+	ts := s.toks
+	for i := 1; i < len(ts); i++ {
+		switch surfaceWord(s.text, ts[i]) {
+		case "on", "in", "for", "during", "within":
+		default:
+			continue // not "at the point of departure", a time said again
+		}
+		if endsClause(s.text, ts[i-1]) || endsClause(s.text, ts[i]) || thanked(s, i) {
+			continue // "Thanks for reaching out!"
+		}
+		things := 0
+		for k := i + 1; k < len(ts) && k <= i+6; k++ {
+			t := ts[k]
+			if strings.HasPrefix(t.key, "@") || t.quant || framingWords()[surfaceWord(s.text, t)] {
+				break
+			}
+			if thing(t) {
+				if saysKin(other, t.key) {
+					break
+				}
+				things++
+			}
+			if endsClause(s.text, t) || k+1 == len(ts) {
+				if things >= 2 {
+					return strings.TrimRight(s.text[ts[i].start:t.end], ".,;:!?"), i, k + 1
+				}
+				break
+			}
+		}
+	}
+	return "", 0, 0
+}
+
+// thanked reports whether s thanks someone right before s.toks[i]:
+// "Thanks for", "thank you for".
+func thanked(s *side, i int) bool {
+	for k := i - 1; k >= 0 && k >= i-2; k-- {
+		switch surfaceWord(s.text, s.toks[k]) {
+		case "thanks", "thank", "thx", "ty":
+			return true
+		}
+	}
+	return false
+}
