@@ -224,6 +224,10 @@ type analysis struct {
 	// onlyWhen: the first "only" sets a time or a condition ("merged only
 	// after 2 approvals", "only if"), not the things the rule covers.
 	onlyWhen bool
+	// onlyApart: the first "only" stands beside a word that sets its case
+	// apart or turns it ("only outside office hours", "the only exception
+	// being the duty manager", "only not on Sundays").
+	onlyApart bool
 	// truncated: the text was longer than maxAnalyzed and only its start
 	// was read.
 	truncated bool
@@ -2742,6 +2746,7 @@ func analyzeAs(text string, boundAsLimit bool) *analysis {
 			}) {
 				a.only, a.onlyAt, a.onlyWord = true, t.clause, i+1
 				a.onlyWhen = i+1 < len(toks) && toks[i+1].clause == t.clause && timingWords()[toks[i+1].low]
+				a.onlyApart = apartNear(toks, i)
 			}
 		}
 		other := prevLow(toks, i) == "other" && i >= 2 && toks[i-2].low == "every" && toks[i-2].clause == t.clause
@@ -5168,4 +5173,19 @@ func sizesApart(text string) string {
 		b.WriteByte(c)
 	}
 	return b.String()
+}
+
+// apartWords set a case apart or turn it: beside "only" they say where
+// the rule does not go ("only outside office hours").
+var apartWords = wordSet("outside except excepting exception exceptions exempt apart besides beyond other others not never no nobody none without unless")
+
+// apartNear reports whether a word of apartWords stands within four words
+// of toks[i], in its clause.
+func apartNear(toks []rawTok, i int) bool {
+	for j := max(0, i-2); j < len(toks) && j <= i+4; j++ {
+		if j != i && toks[j].clause == toks[i].clause && apartWords()[toks[j].low] {
+			return true
+		}
+	}
+	return false
 }

@@ -3230,6 +3230,29 @@ func compareNegation(a, b *analysis) []string {
 				break
 			}
 		}
+		onlyCase := make([]bool, len(x.terms))
+		// "Master keys are not lent out except to the duty manager" says
+		// what "master keys are lent only to the duty manager" says: a
+		// bar with an exception is the thing done only in that case, when
+		// the other side names the case beside its "only". The bar and
+		// the case are then asserted, as "only" asserts them.
+		for k, cd := range x.conds {
+			if cd.kind != "unless" || cd.reason || cd.outcome || !onlySays(cd.terms, y) {
+				continue
+			}
+			barred := barredBefore(x, k)
+			if len(barred) == 0 {
+				continue
+			}
+			for _, i := range barred {
+				need[i], onlyCase[i] = true, true
+			}
+			for j, u := range x.terms {
+				if u.cond == k && !u.neg {
+					need[j] = true
+				}
+			}
+		}
 		// "If the lab collects them, none of this applies": the case's
 		// words are what the rule does not cover, as an exception's are.
 		// Read so only against a side that sets the case aside too.
@@ -3261,7 +3284,7 @@ func compareNegation(a, b *analysis) []string {
 				}
 				continue
 			}
-			if !t.neg || !t.verbal && !(t.without && (lx.action[t.w] || lx.light[t.w] || t.w == ask)) || t.cond >= 0 || until[i] != 0 || unless[i] || withoutAfter[i] {
+			if !t.neg || !t.verbal && !(t.without && (lx.action[t.w] || lx.light[t.w] || t.w == ask)) || t.cond >= 0 || until[i] != 0 || unless[i] || withoutAfter[i] || onlyCase[i] {
 				continue
 			}
 			for j, n := i+1, 0; j < len(x.terms) && n < 2; j, n = j+1, n+1 {
@@ -3802,7 +3825,7 @@ func compareConditions(a, b *analysis, topic map[string]bool) []string {
 			// Unless the other side states them as a condition of their
 			// own ("only if it's travel, travel always needs one").
 			if cd.kind == "unless" && verb == "dropped" && countKind(y.conds, "unless") == 0 && (plainIn(terms, main, y) || includedIn(terms, y)) && !inCondition(terms, y) && !labelled(terms, y) &&
-				!ownRuleSaid(x, cd, y) {
+				!ownRuleSaid(x, cd, y) && !(onlySays(cd.terms, y) && len(barredBefore(x, k)) > 0) {
 				out = append(out, fmt.Sprintf("exception dropped: unless %s", cd.text))
 				continue
 			}
@@ -5495,4 +5518,52 @@ func sharedPrefix(a, b string) int {
 		n++
 	}
 	return n
+}
+
+// onlySays reports whether y says more than half of the words ws of an
+// exception, asserted, beside its "only": in the few words after it
+// ("lent only to the duty manager", "Only the keepers handle them") or
+// just before it ("prod deploys: Tuesday release window only"). "Not
+// only" is no "only" (analysis.only).
+func onlySays(ws []string, y *analysis) bool {
+	if !y.only || y.onlyWord == 0 || y.onlyWhen || y.onlyApart {
+		return false
+	}
+	lx := theLexicon()
+	n, m := 0, 0
+	for _, w := range ws {
+		if lx.light[w] || lx.generic[w] || strings.HasPrefix(w, "#") {
+			continue
+		}
+		n++
+		if slices.ContainsFunc(y.terms, func(u term) bool { return sameWord(u.w, w) && u.neg }) {
+			return false // "use it alone only, never with a member": the case barred
+		}
+		if slices.ContainsFunc(y.terms, func(u term) bool {
+			return sameWord(u.w, w) && !u.neg && u.clause == y.onlyAt && u.at > y.onlyWord-5 && u.at <= y.onlyWord+6 && u.at != y.onlyWord
+		}) {
+			m++
+		}
+	}
+	return n > 0 && 2*m > n
+}
+
+// barredBefore lists the terms of x a negation bars before its exception
+// k, in the exception's clause or the one before it and in its sentence:
+// "lent" in "master keys are not lent out except to the duty manager",
+// "visitor" in "no visitor goes onto the ward except at visiting hours".
+// Only a bar counts, not a duty lifted ("need not").
+func barredBefore(x *analysis, k int) []int {
+	at := slices.IndexFunc(x.terms, func(t term) bool { return t.cond == k })
+	if at < 0 {
+		return nil
+	}
+	c := x.terms[at].clause
+	var out []int
+	for i := at - 1; i >= 0 && c-x.terms[i].clause <= 1 && x.sentence(x.terms[i].clause) == x.sentence(c); i-- {
+		if t := x.terms[i]; t.cond < 0 && t.neg && (t.verbal && !t.lifted || t.none) && !t.own && !t.reason {
+			out = append(out, i)
+		}
+	}
+	return out
 }
