@@ -1,23 +1,10 @@
 package consensus
 
 import (
-	"regexp"
 	"slices"
 	"strings"
 	"sync"
 )
-
-// partRE splits a text into its parts for compareSameCase: sentences,
-// clauses after a semicolon, a colon or a dash, bracketed asides and
-// the phrases between commas.
-var partRE = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`[;:,.!?()\[\]\n]|\s[—–-]\s|\s\+\s|\s&\s`)
-})
-
-// partWordRE matches a word of a part: letters, digits and apostrophes.
-var partWordRE = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`[a-z0-9']+`)
-})
 
 // sameCaseCues say that a case is covered by the rule like the rest,
 // as the words of a part it stands in: "students are no different",
@@ -76,6 +63,9 @@ var sameCaseBlockers = wordSet("solely not never no none nothing nobody without 
 // one the filed rule's first part names itself ("staff and contractors
 // park free"), says nothing of the kind.
 func compareSameCase(filed, position string) []string {
+	if !mayCoverCase(position) {
+		return nil // no cue, no need to split either text
+	}
 	fparts := textParts(filed)
 	if len(fparts) < 2 {
 		return nil
@@ -200,6 +190,19 @@ func compareSameCase(filed, position string) []string {
 	return out
 }
 
+// mayCoverCase reports whether position holds a piece of one of
+// sameCaseCues ("too", "as well", "differen…", "like", …): a text with
+// none says no case is covered like the rest.
+func mayCoverCase(position string) bool {
+	low := strings.ToLower(position)
+	for _, piece := range [...]string{"too", "well", "also", "incl", "alike", "even", "differen", "exempt", "exception", "like", "same", "rule"} {
+		if strings.Contains(low, piece) {
+			return true
+		}
+	}
+	return false
+}
+
 // textPart is a part of a text as compareSameCase reads it: its words as
 // written (lower case) and its content words folded.
 type textPart struct {
@@ -208,34 +211,77 @@ type textPart struct {
 	sentence, semi, aside bool
 }
 
-// textParts splits text into its parts (partRE).
+// textParts splits text into its parts: sentences, clauses after a
+// semicolon, a colon or a dash set off by spaces, bracketed asides and
+// the phrases between commas (or " + ", " & ").
 func textParts(text string) []textPart {
 	low := strings.ToLower(strings.ReplaceAll(text, "’", "'"))
 	low = strings.ReplaceAll(low, "incl.", "including") // "incl. those on insulin": one part
 	var out []textPart
-	seps := partRE().FindAllStringIndex(low, -1)
-	start := 0
-	opener := ""
-	for k := 0; k <= len(seps); k++ {
-		end := len(low)
-		if k < len(seps) {
-			end = seps[k][0]
+	start, opener := 0, ""
+	part := func(end int) {
+		ws := lettersOf(low[start:end])
+		if len(ws) == 0 {
+			return
 		}
-		seg := low[start:end]
-		ws := partWordRE().FindAllString(seg, -1)
-		if len(ws) > 0 {
-			p := textPart{words: ws, keys: partKeys(ws)}
-			p.sentence = opener == "." || opener == "!" || opener == "?" || opener == "\n"
-			p.semi = opener == ";" || opener == ":" || strings.TrimSpace(opener) == "—" || strings.TrimSpace(opener) == "–" || strings.TrimSpace(opener) == "-"
-			p.aside = opener == "(" || opener == "["
-			out = append(out, p)
+		p := textPart{words: ws, keys: partKeys(ws)}
+		p.sentence = opener == "." || opener == "!" || opener == "?" || opener == "\n"
+		p.semi = opener == ";" || opener == ":" || opener == "—" || opener == "–" || opener == "-"
+		p.aside = opener == "(" || opener == "["
+		out = append(out, p)
+	}
+	for i := 0; i < len(low); {
+		sep, n := partSep(low, i)
+		if n == 0 {
+			i++
+			continue
 		}
-		if k < len(seps) {
-			opener = low[seps[k][0]:seps[k][1]]
-			if opener == "." && seps[k][1] < len(low) && isDigit(low[seps[k][1]]) {
-				opener = "" // "7.5": a number, not a sentence's end
+		part(i)
+		opener, start = sep, i+n
+		if sep == "." && start < len(low) && isDigit(low[start]) {
+			opener = "" // "7.5": a number, not a sentence's end
+		}
+		i += n
+	}
+	part(len(low))
+	return out
+}
+
+// partSep is the separator of parts that starts at low[i] and its length
+// in bytes, or 0: one of ";:,.!?()[]" or a line's end, or a dash, "+" or
+// "&" with a space each side (the dash, "+" or "&" alone is returned).
+func partSep(low string, i int) (string, int) {
+	if strings.IndexByte(";:,.!?()[]\n", low[i]) >= 0 {
+		return low[i : i+1], 1
+	}
+	if !asciiSpace(low[i]) || i+1 >= len(low) {
+		return "", 0
+	}
+	for _, mark := range [...]string{"—", "–", "-", "+", "&"} {
+		if end := i + 1 + len(mark); strings.HasPrefix(low[i+1:], mark) && end < len(low) && asciiSpace(low[end]) {
+			return mark, end + 1 - i
+		}
+	}
+	return "", 0
+}
+
+// asciiSpace reports whether b is a space, a tab or a line's end.
+func asciiSpace(b byte) bool { return b == ' ' || b == '\t' || b == '\n' || b == '\r' || b == '\f' }
+
+// lettersOf are the words of seg: runs of a–z, digits and apostrophes.
+func lettersOf(seg string) []string {
+	var out []string
+	from := -1
+	for i := 0; i <= len(seg); i++ {
+		if i < len(seg) && (seg[i] >= 'a' && seg[i] <= 'z' || seg[i] >= '0' && seg[i] <= '9' || seg[i] == '\'') {
+			if from < 0 {
+				from = i
 			}
-			start = seps[k][1]
+			continue
+		}
+		if from >= 0 {
+			out = append(out, seg[from:i])
+			from = -1
 		}
 	}
 	return out
