@@ -2315,7 +2315,10 @@ func sameQuantity(x, y quantity) bool {
 		// 300" is 5 minutes, "validity: 730" 2 years).
 		// A configuration's signed offset ("offset_months: -2") is the
 		// "2 months earlier" of prose: the sign is no unit's.
-		return math.Abs(x.raw) == math.Abs(y.raw) && (math.Abs(x.raw) > 1 || x.raw == 1 && (digits(x.text) || digits(y.text)) || money(x.dim) || money(y.dim)) || elidedUnit(x, y) || elidedUnit(y, x)
+		// A fraction written in digits on both sides is as plain: "below
+		// 0.5 mg/L" is "under 0.5 ppm", "distance_m <= 0.5" is "within
+		// 0.5 metres"; "half" in words is left to its other readings.
+		return math.Abs(x.raw) == math.Abs(y.raw) && (math.Abs(x.raw) > 1 || x.raw == 1 && (digits(x.text) || digits(y.text)) || money(x.dim) || money(y.dim) || decimalDigits(x) && decimalDigits(y)) || elidedUnit(x, y) || elidedUnit(y, x)
 	}
 	if x.per != y.per && x.per != "" && y.per != "" || x.perVal != y.perVal && x.perVal != 0 && y.perVal != 0 {
 		return false
@@ -2484,6 +2487,12 @@ func money(dim string) bool {
 }
 
 // digits reports whether s is a number written in digits alone.
+// decimalDigits reports whether q is a fraction written in digits
+// ("0.5", "0.25 mm"), not a word ("half") nor a whole number.
+func decimalDigits(q quantity) bool {
+	return q.raw != math.Trunc(q.raw) && q.text != "" && q.text[0] >= '0' && q.text[0] <= '9'
+}
+
 func digits(s string) bool {
 	return s != "" && strings.Trim(s, "0123456789.,") == ""
 }
