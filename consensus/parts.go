@@ -748,6 +748,28 @@ var (
 		"where feasible", "when feasible", "when practical", "should normally", "should generally", "should usually", "should typically"}
 )
 
+// discretionCues leave a step to its doer's choice: "the clinic may
+// choose to book a scan", "staff may decide whether to escalate". Against
+// a rule that says the step is taken ("the patient is booked for a scan")
+// they loosen it as "recommended" does; against one that already allows
+// it ("members may receive it by post") they say the same permission
+// (permits).
+var discretionCues = sync.OnceValue(func() []string {
+	return []string{"may choose to", "may choose whether", "may decide to", "may decide whether", "may opt to", "may elect to",
+		"can choose to", "can decide whether", "can decide to", "can opt to", "may offer"}
+})
+
+// permits reports whether low, a part of the filed rule, allows rather
+// than commands: "may", "can", "allowed", "optional", "entitled".
+func permits(low string) bool {
+	for _, w := range []string{"may", "can", "could", "allowed", "permitted", "optional", "entitled", "free to", "able to"} {
+		if indexWord(low, w) >= 0 {
+			return true
+		}
+	}
+	return false
+}
+
 // holding are the cues of outer that hold one of inner: the weak cues
 // "not required" and "no need to" hold the strong "required" and "need
 // to"; the strong cue "not optional" holds the weak "optional".
@@ -879,6 +901,9 @@ func compareStrength(filed, position string) []string {
 		// only a way of agreeing ("we should serve WebP").
 		weak = "should"
 	}
+	if weak == "" && (strings.Contains(lb, "may ") || strings.Contains(lb, "can ")) {
+		weak = hasCue(lb, discretionCues())
+	}
 	if weak == "" || exemptionSaid(la, lb, weak) {
 		return nil
 	}
@@ -889,6 +914,11 @@ func compareStrength(filed, position string) []string {
 		w := weakCue(part)
 		if w == "" && weak == "should" && indexWord(part, "should") >= 0 {
 			w = "should"
+		}
+		discretion := false
+		if w == "" && (strings.Contains(part, "may ") || strings.Contains(part, "can ")) {
+			w = hasCue(part, discretionCues())
+			discretion = w != ""
 		}
 		if w == "" || strongCue(part) != "" || indexWord(la, w) >= 0 || indexWord(unhyphened, w) >= 0 {
 			continue // no weak part, or one the filed rule words so too ("a discretionary charge")
@@ -905,6 +935,9 @@ func compareStrength(filed, position string) []string {
 			}
 		}
 		fa := nearestPart(pa, paWords, partWords(part))
+		if discretion && permits(fa) {
+			continue // "members may receive it by post" → "members may choose to get it by post"
+		}
 		if weakCue(fa) != "" || liftedIn(pa, paWords, partWords(part)) {
 			continue // "baby milk is exempt from the 100 ml limit" → "baby milk doesn't have to meet it"
 		}
