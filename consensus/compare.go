@@ -3397,7 +3397,10 @@ func compareNegation(a, b *analysis) []string {
 		// the negation moved from one thing to another ("through the
 		// vendor portal, never to the local shop" → "to the local shop,
 		// never through the vendor portal").
-		return movedNegation(a, b, posA, negA, posB, negB)
+		if moved := movedNegation(a, b, posA, negA, posB, negB); len(moved) > 0 {
+			return moved
+		}
+		return barLifted(a, b, posA, negA, posB, negB)
 	}
 	// A verb's object is named only when the verb itself did not turn:
 	// "use → not use", not "client → not client" besides.
@@ -3698,6 +3701,72 @@ func movedNegation(a, b *analysis, posA, negA, posB, negB map[string]int) []stri
 		return nil
 	}
 	return []string{"not " + strings.Join(a.sayAll(fromA), " ") + " → not " + strings.Join(b.sayAll(fromB), " ")}
+}
+
+// barLifted finds, between sides with as many negations, an action one
+// side bars with its verb ("a single carer must never operate the hoist
+// alone") that the other says as done, with its verb and nowhere barred
+// ("one carer may operate the hoist alone"), while its own negation falls
+// on something else ("do not need two carers"): the bar lifted, not a
+// negation moved in a rewording. The action must be asserted nowhere on
+// the barring side, so a rule that bars it in one case and allows it in
+// another ("never deploy on Fridays; deploy any other day") stays as said.
+func barLifted(a, b *analysis, posA, negA, posB, negB map[string]int) []string {
+	lx := theLexicon()
+	lifted := func(x, y *analysis, negX, posX, posY, negY map[string]int) string {
+		for i, t := range x.terms {
+			w := t.w
+			if !t.neg || !t.verbal || t.lifted || t.reason || t.cond >= 0 || t.own || negX[w] == 0 || posX[w] > 0 || negY[w] > 0 || posY[w] == 0 ||
+				lx.generic[w] || lx.light[w] || strings.HasPrefix(w, "#") {
+				continue
+			}
+			// The other side's own negation falls on a word this side
+			// asserts, never negates and says apart from its bar (in
+			// another clause, or more than two words away): it turned
+			// something else. A word said only beside the bar ("not by
+			// musicians" against "musicians don't wear them") is the bar
+			// itself, worded around another word.
+			apart := func(v string) bool {
+				for j, u := range x.terms {
+					if u.w == v && (u.clause != t.clause || j < i-2 || j > i+2) {
+						return true
+					}
+				}
+				return false
+			}
+			elsewhere := slices.ContainsFunc(y.terms, func(u term) bool {
+				return u.neg && u.verbal && !u.own && !u.reason && u.cond < 0 && u.w != w && saidPlainly(x, u.w) && !lx.light[u.w] && !lx.generic[u.w] && apart(u.w)
+			})
+			// Each use of the action on the other side stands in a clause
+			// with no negation of its own: "bells are worn by dancers, not
+			// by musicians" keeps a bar on wearing.
+			negIn := map[int]bool{}
+			for _, u := range y.terms {
+				negIn[u.clause] = negIn[u.clause] || u.neg
+			}
+			done := false
+			for _, u := range y.terms {
+				if u.w == w && !u.neg && u.cond < 0 && !u.reason {
+					if negIn[u.clause] {
+						done = false
+						break
+					}
+					done = true
+				}
+			}
+			if elsewhere && done {
+				return w
+			}
+		}
+		return ""
+	}
+	if w := lifted(a, b, negA, posA, posB, negB); w != "" {
+		return []string{a.sayNot(w) + " → " + b.say(w)}
+	}
+	if w := lifted(b, a, negB, posB, posA, negA); w != "" {
+		return []string{a.say(w) + " → " + b.sayNot(w)}
+	}
+	return nil
 }
 
 // compareConditions finds a condition or exception one side states and
