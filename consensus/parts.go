@@ -759,6 +759,15 @@ var discretionCues = sync.OnceValue(func() []string {
 		"can choose to", "can decide whether", "can decide to", "can opt to", "may offer"}
 })
 
+// discretionCue is the first of discretionCues low says, or "": looked
+// for only where low says "may " or "can " at all.
+func discretionCue(low string) string {
+	if !strings.Contains(low, "may ") && !strings.Contains(low, "can ") {
+		return ""
+	}
+	return hasCue(low, discretionCues())
+}
+
 // permits reports whether low, a part of the filed rule, allows rather
 // than commands: "may", "can", "allowed", "optional", "entitled".
 func permits(low string) bool {
@@ -901,8 +910,8 @@ func compareStrength(filed, position string) []string {
 		// only a way of agreeing ("we should serve WebP").
 		weak = "should"
 	}
-	if weak == "" && (strings.Contains(lb, "may ") || strings.Contains(lb, "can ")) {
-		weak = hasCue(lb, discretionCues())
+	if weak == "" {
+		weak = discretionCue(lb)
 	}
 	if weak == "" || exemptionSaid(la, lb, weak) {
 		return nil
@@ -916,8 +925,8 @@ func compareStrength(filed, position string) []string {
 			w = "should"
 		}
 		discretion := false
-		if w == "" && (strings.Contains(part, "may ") || strings.Contains(part, "can ")) {
-			w = hasCue(part, discretionCues())
+		if w == "" {
+			w = discretionCue(part)
 			discretion = w != ""
 		}
 		if w == "" || strongCue(part) != "" || indexWord(la, w) >= 0 || indexWord(unhyphened, w) >= 0 {
