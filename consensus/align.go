@@ -1244,6 +1244,13 @@ type alignment struct {
 	// hard are differences found beside the alignment that change the
 	// rule when the positions speak of the same things.
 	hard []string
+	// another tells, for each of swaps, whether it puts another thing in
+	// a slot of the rule: in a near copy of the filed sentence (strictShare
+	// of it kept), a stretch that does not open its clause ("advises the
+	// user to see their GP" → "… their community pharmacist"). The
+	// subject that opens a clause ("Every accident repair needs" → "Every
+	// crash repair needs") may name the record's object in other words.
+	another []bool
 	// topic are the words of the record's topic, when the position was
 	// asked about a record: the record says them, a position may not.
 	topic map[string]bool
@@ -1494,6 +1501,7 @@ func alignTokens(a, b string, ta, tb []surfaceTok) alignment {
 			}
 			al.changes = append(al.changes, from+" → "+to)
 			al.swaps = append(al.swaps, swap)
+			al.another = append(al.another, common >= strictShare*longer && len(g.a) > 0 && !opensClause(a, g.a[0].start))
 		}
 	}
 	return al
@@ -1885,6 +1893,14 @@ func residual(ga, gb []surfaceTok, strict bool, ka, kb []surfaceTok) stretchRead
 	if len(ca) == 0 && len(cb) > 0 && strict && !saidIn(cb, ka) || len(cb) == 0 && len(ca) > 0 && strict && !saidIn(ca, kb) {
 		return stretchChanges // something left out of, or added to, the same sentence
 	}
+	if len(ca) > 0 && len(cb) == 0 && len(gb) >= 2 && len(gb) > len(ga) && !saidIn(ca, kb) || len(cb) > 0 && len(ca) == 0 && len(ga) >= 2 && len(ga) > len(gb) && !saidIn(cb, ka) {
+		// A word put out for a longer phrase of light words only, and
+		// said nowhere on the other side: another option in its place
+		// ("released by ballot" → "released first come, first served"),
+		// not the word said again elsewhere. Light words for as many
+		// words ("next business day" → "following working day") reword.
+		return stretchChanges
+	}
 	if len(ca) == 0 || len(cb) == 0 {
 		return stretchKeeps
 	}
@@ -2267,11 +2283,22 @@ func contentKeys(g []surfaceTok) []string {
 	return out
 }
 
+// opensClause reports whether the word of text at byte at opens its
+// clause, after two words at most: "Every accident repair needs", "Hire
+// cars must", "…; contributors eliminated early".
+func opensClause(text string, at int) bool {
+	k := strings.LastIndexAny(text[:at], ".;:!?\n")
+	return len(strings.Fields(text[k+1:at])) <= 2
+}
+
 // withoutObjectRenamed drops the changes of an edit (with swaps, their
 // content words) that swap words of the record's topic (what the rule is
 // about) for words the topic does not use: the question was matched to
 // the record, so the position names the same object in other words.
-func withoutObjectRenamed(changes []string, swaps [][2][]string, recordTopic string) []string {
+// A change another marks (a slot of a near copy, not the words that open
+// its clause) is kept: "see their GP" → "see their community pharmacist"
+// on a topic of GP referrals names another person to see.
+func withoutObjectRenamed(changes []string, swaps [][2][]string, another []bool, recordTopic string) []string {
 	if len(changes) == 0 {
 		return changes
 	}
@@ -2296,7 +2323,7 @@ func withoutObjectRenamed(changes []string, swaps [][2][]string, recordTopic str
 				out = append(out, c)
 				continue
 			}
-			if len(x) > 0 && len(y) > 0 && !slices.ContainsFunc(x, func(w string) bool { return !rt[w] }) && !slices.ContainsFunc(y, func(w string) bool { return rt[w] }) {
+			if len(x) > 0 && len(y) > 0 && !(i < len(another) && another[i]) && !slices.ContainsFunc(x, func(w string) bool { return !rt[w] }) && !slices.ContainsFunc(y, func(w string) bool { return rt[w] }) {
 				continue
 			}
 			// A word of the topic only left out or only added ("new

@@ -783,11 +783,11 @@ func comparePositionsAs(recordTopic, filed, position string, read func(string) *
 		// it differ where the rule does not, so no edit of the filed
 		// sentence is read from them.
 		a, b = a2, b2
-		al.edit, al.changes, al.swaps, al.rephrased, al.rephrasedSwaps = false, nil, nil, nil, nil
+		al.edit, al.changes, al.swaps, al.another, al.rephrased, al.rephrasedSwaps = false, nil, nil, nil, nil, nil
 	}
 	if recordTopic != "" {
-		al.changes = withoutObjectRenamed(al.changes, al.swaps, recordTopic)
-		al.rephrased = withoutObjectRenamed(al.rephrased, al.rephrasedSwaps, recordTopic)
+		al.changes = withoutObjectRenamed(al.changes, al.swaps, al.another, recordTopic)
+		al.rephrased = withoutObjectRenamed(al.rephrased, al.rephrasedSwaps, nil, recordTopic)
 	}
 	// What carries meaning whatever the wording: a name of a choice
 	// changed, counting per thing turned into counting across all.
