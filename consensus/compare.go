@@ -1461,7 +1461,7 @@ func compareQuantities(a, b *analysis, topic map[string]bool) (hard, dropped, ad
 			}
 			continue
 		}
-		if !pairedB[j] && !restated && !bareOne(y) && !y.pair && !(whole(y) && saysWhole(a)) && !now(y) && !ratePeriod(y, qa) && !wordSaid(y, a) && !inName(y, a) && !gluedName(y, b, a) && !restatedAs(y, qa) && !weekdaySaid(y, a) {
+		if !pairedB[j] && !restated && !bareOne(y) && !y.pair && !(whole(y) && saysWhole(a)) && !now(y) && !ratePeriod(y, qa) && !wordSaid(y, a) && !inName(y, a) && !gluedName(y, b, a) && !restatedAs(y, qa) && !weekdaySaid(y, a) && !(dailyAt(y, qb, qa) && !onDaysNamed(a)) {
 			if y.every && y.dim == "" && y.per == "" && y.raw >= 2 && a.all {
 				// "after every third deploy" against "after each deploy".
 				hard = append(hard, "each → every "+y.text)
@@ -1982,7 +1982,10 @@ func weekdaysPerWeek(q quantity, x *analysis, y quantity) bool {
 }
 
 // dailyAt reports whether x is "daily" or "nightly" said by qa with a
-// time of day that qb keeps: "nightly at 02:00" against "at 02:00".
+// time of day that qb keeps: "nightly at 02:00" against "at 02:00", and
+// the other way round, a schedule's "every day at 22:00" ("0 22 * * *")
+// against "between 22:00 and 06:00": a rule said at a time of day, with
+// no day named, holds every day.
 func dailyAt(x quantity, qa, qb []quantity) bool {
 	if x.dim != "time" || x.value != units()["day"].scale || x.raw != 0 {
 		return false
@@ -1991,6 +1994,32 @@ func dailyAt(x quantity, qa, qb []quantity) bool {
 		return q.dim == "clock" && slices.ContainsFunc(qb, func(y quantity) bool { return sameQuantity(q, y) })
 	})
 }
+
+// onDaysNamed reports whether x names the days its rule holds on ("on
+// Fridays", "at weekends", "on competition days", "in December"): a time
+// of day said on those days is not said every day.
+func onDaysNamed(x *analysis) bool {
+	return slices.ContainsFunc(x.terms, func(t term) bool { return dayNamingKeys()[t.w] })
+}
+
+// dayNamingKeys are the folded stems of the words that name the days a
+// rule holds on (onDaysNamed).
+var dayNamingKeys = sync.OnceValue(func() map[string]bool {
+	lx := theLexicon()
+	out := map[string]bool{}
+	for _, w := range strings.Fields("day days night nights weekday weekdays weekend weekends working business school holiday holidays") {
+		out[lx.fold(stem(w))] = true
+	}
+	for w := range weekdays() {
+		out[lx.fold(stem(w))] = true
+	}
+	for w := range monthWords() {
+		if w != "may" && w != "march" {
+			out[lx.fold(stem(w))] = true // not the verbs
+		}
+	}
+	return out
+})
 
 // ratePeriod reports whether q is a period said by a word alone
 // ("annual") that a rate of qs counts by ("50,000 EUR in annual value"

@@ -3,6 +3,7 @@ package consensus
 import (
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"unicode"
@@ -587,6 +588,9 @@ func configValues(s string) string {
 // "iPhone"): a name is written as it is.
 func valueWords(val string) string {
 	v := strings.Trim(val, `"'`)
+	if d, ok := durationWords(v); ok {
+		return d
+	}
 	w := strings.TrimPrefix(v, ":")
 	if w == "" || !camel(w) || strings.IndexFunc(w, func(r rune) bool { return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z') }) >= 0 {
 		return v
@@ -605,6 +609,112 @@ func valueWords(val string) string {
 		}
 	}
 	return strings.Join(f, " ")
+}
+
+// durationWords reads a duration value written in ISO 8601 ("P30D",
+// "PT15M", "P1Y6M", "PT1H30M") or as a Go or Prometheus duration of more
+// than one part ("1h30m", "2d12h", "1m30s") as a rule says it: "30 days",
+// "15 minutes", "18 months", "90 minutes", "60 hours", the parts counted
+// in the smallest unit written, so that "PT1H30M" is the "90 minutes" or
+// "1.5 hours" the other side says. A duration of one part in Go's form
+// ("90m", "168h") is read as a number and its unit already. Years and
+// months are not counted with days or hours (a month has no fixed number
+// of days): "P1M15D" is left as written, as is anything else.
+func durationWords(v string) (string, bool) {
+	if len(v) < 3 || len(v) > 24 {
+		return "", false
+	}
+	iso := v[0] == 'P'
+	if !iso && (v[0] < '0' || v[0] > '9') {
+		return "", false
+	}
+	// The units in the order a duration writes them, each with its
+	// length in seconds (0: counted in months) and its name.
+	type unit struct {
+		sym     string
+		seconds int64
+		months  int64
+		name    string
+	}
+	units := [...]unit{
+		{"Y", 0, 12, "year"}, {"M", 0, 1, "month"}, {"W", 604800, 0, "week"}, {"D", 86400, 0, "day"},
+		{"H", 3600, 0, "hour"}, {"M", 60, 0, "minute"}, {"S", 1, 0, "second"},
+	}
+	goUnits := [...]unit{
+		{"w", 604800, 0, "week"}, {"d", 86400, 0, "day"}, {"h", 3600, 0, "hour"}, {"m", 60, 0, "minute"}, {"s", 1, 0, "second"},
+	}
+	var total, months int64
+	parts, next, smallest := 0, 0, -1
+	i := 0
+	if iso {
+		i = 1
+	}
+	timePart := false
+	for i < len(v) {
+		if iso && v[i] == 'T' && !timePart {
+			timePart, next = true, max(next, 4)
+			i++
+			if i == len(v) {
+				return "", false
+			}
+			continue
+		}
+		j := i
+		for j < len(v) && v[j] >= '0' && v[j] <= '9' && j-i < 6 {
+			j++
+		}
+		if j == i || j == len(v) {
+			return "", false
+		}
+		n, err := strconv.ParseInt(v[i:j], 10, 64)
+		if err != nil {
+			return "", false
+		}
+		found := -1
+		if iso {
+			for k := next; k < len(units); k++ {
+				if units[k].sym == v[j:j+1] && (k >= 4) == timePart {
+					found = k
+					break
+				}
+			}
+		} else {
+			for k := next; k < len(goUnits); k++ {
+				if goUnits[k].sym == v[j:j+1] {
+					found = k
+					break
+				}
+			}
+		}
+		if found < 0 {
+			return "", false
+		}
+		u := units[found]
+		if !iso {
+			u = goUnits[found]
+		}
+		total += n * u.seconds
+		months += n * u.months
+		parts++
+		next, smallest = found+1, found
+		i = j + 1
+	}
+	if parts == 0 || !iso && parts < 2 || months > 0 && total > 0 {
+		return "", false
+	}
+	u := units[smallest]
+	if !iso {
+		u = goUnits[smallest]
+	}
+	n := total / max(u.seconds, 1)
+	if u.months > 0 {
+		n = months / u.months
+	}
+	name := u.name
+	if n != 1 {
+		name += "s"
+	}
+	return strconv.FormatInt(n, 10) + " " + name, true
 }
 
 // digitKey reports whether a key that ends with a number is an
