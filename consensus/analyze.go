@@ -60,6 +60,11 @@ type term struct {
 	// afterConj: the first term after "and", "or" or "nor" in its clause
 	// ("the referee keeps time and the fourth official …": "fourth").
 	afterConj bool
+	// unsaidFor: before a verb's negation that fell on no word of its
+	// clause ("any school that had one last year does not get it"): what
+	// the rule is not done for, read so against an exception
+	// (negationOnSubject).
+	unsaidFor bool
 }
 
 // quantity is a number with what it counts.
@@ -2493,6 +2498,7 @@ func analyzeAs(text string, boundAsLimit bool) *analysis {
 	lastNeg := -1             // the last term a negation cue negated
 	lastNegCue := ""          // and that cue
 	dropNeg := -1             // the token of a negation a bound before it took (negAfterBound)
+	negCond := -1             // the condition the pending negation stands in
 	var cancelled []cancelledNegs
 	for i := 0; i < len(toks); i++ {
 		t := toks[i]
@@ -2511,6 +2517,8 @@ func analyzeAs(text string, boundAsLimit bool) *analysis {
 				trailingNegation(a, negPending)
 			} else if cancelNoWithout(a, toks, negAt, lastNeg, lastNegCue) {
 				lastNeg = -1
+			} else if verbal {
+				negationOnSubject(a, toks, negPending, negAt, negCond >= 0)
 			}
 			negPending = -1
 		}
@@ -2791,7 +2799,7 @@ func analyzeAs(text string, boundAsLimit bool) *analysis {
 				negPending = -1
 				a.negs--
 			} else {
-				negPending, noDet, negAt, verbal = t.clause, false, i+k-1, true
+				negPending, noDet, negAt, verbal, negCond = t.clause, false, i+k-1, true, cond
 				a.negs++
 			}
 			i += k - 1
@@ -2855,7 +2863,7 @@ func analyzeAs(text string, boundAsLimit bool) *analysis {
 					// "exempt from the grease trap requirement": what the
 					// exception does not need, as "don't need the grease
 					// trap" says.
-					negPending, noDet, negAt, verbal = t.clause, false, i+1, false
+					negPending, noDet, negAt, verbal, negCond = t.clause, false, i+1, false, cond
 					a.negs++
 				}
 				continue
@@ -2931,7 +2939,7 @@ func analyzeAs(text string, boundAsLimit bool) *analysis {
 		if n == 1 && (lx.negCue[t.low] || (t.low == "non" || lacking(toks, i)) && i+1 < len(toks) && toks[i+1].clause == t.clause) || n > 1 && lx.negCue[w] {
 			// The word as written: "note" stems to "not" but negates
 			// nothing.
-			negPending, noDet, negAt = t.clause, t.low == "no", i
+			negPending, noDet, negAt, negCond = t.clause, t.low == "no", i, cond
 			verbal = t.low == "not" || t.low == "never" || w == "nolonger"
 			a.negs++
 			continue
@@ -3168,8 +3176,8 @@ func analyzeAs(text string, boundAsLimit bool) *analysis {
 	}
 	if negPending >= 0 && negAt == len(toks)-1 {
 		trailingNegation(a, negPending)
-	} else if negPending >= 0 {
-		cancelNoWithout(a, toks, negAt, lastNeg, lastNegCue)
+	} else if negPending >= 0 && !cancelNoWithout(a, toks, negAt, lastNeg, lastNegCue) && verbal {
+		negationOnSubject(a, toks, negPending, negAt, negCond >= 0)
 	}
 	// "unless a member's ping exceeds 120 ms, in which case the party
 	// chooses": a condition, not an exception.
@@ -4310,6 +4318,60 @@ func negatedParticiple(lx *lexicon, low string) string {
 // unIrregular are the participles in "un-" that do not end in "-ed":
 // "unpaid", "unsold", "unread".
 var unIrregular = wordSet("unpaid unsold unread unsent unspent unmet unworn unseen unbroken unwritten untaken unbuilt unheard unkept unlit unsung unsaid")
+
+// negationOnSubject marks the words before a verb's negation that fell
+// on no word of its clause, its verb and what follows all light ("any
+// school that had one last year does not get it"): the negation is said
+// of them, the case the rule is not done for. compareNegation reads them
+// so against an exception that names them ("unless the school held one
+// within the previous 12 months"). A negation inside a condition ("a
+// charge applies if either is not done") says no such case.
+func negationOnSubject(a *analysis, toks []rawTok, clause, negAt int, inCond bool) {
+	k := len(a.terms) - 1
+	if inCond || k < 0 || a.terms[k].at > negAt {
+		return // a word after the negation took it, or none is there
+	}
+	if a.terms[k].clause != clause {
+		// "Tenants on paperless letters, they do not get it": the
+		// subject named in the clause before, taken up by a pronoun.
+		if a.terms[k].clause != clause-1 || a.terms[k].at < 1 || toks[a.terms[k].at-1].sentence != toks[negAt].sentence || !pronounBefore(toks, negAt) {
+			return
+		}
+		clause--
+	}
+	for j := negAt + 1; j < len(toks) && toks[j].clause == toks[negAt].clause; j++ {
+		if escapeWords()[toks[j].low] {
+			return // "a medical exemption doesn't get you out of it": no case set aside, one denied
+		}
+	}
+	for j := k; j >= 0 && a.terms[j].clause == clause; j-- {
+		if a.terms[j].neg {
+			return // "schools that did not hold one do not get it": a case of its own
+		}
+	}
+	for ; k >= 0 && a.terms[k].clause == clause; k-- {
+		if t := &a.terms[k]; t.cond < 0 && !t.neg && !t.reason {
+			t.unsaidFor = true
+		}
+	}
+}
+
+// pronounBefore reports whether a pronoun that takes up a subject ("he",
+// "they") stands before the negation at negAt in its clause.
+func pronounBefore(toks []rawTok, negAt int) bool {
+	for j := negAt - 1; j >= 0 && toks[j].clause == toks[negAt].clause; j-- {
+		switch toks[j].low {
+		case "he", "she", "they", "it", "those", "these":
+			return true
+		}
+	}
+	return false
+}
+
+// escapeWords, after a negation that fell on no word, say a way out
+// denied ("doesn't get you out of it", "won't let you off"), not a case
+// the rule is not done for.
+var escapeWords = wordSet("out off away around round past through")
 
 // trailingNegation negates the last word of a clause that ends in its
 // negation ("libraries do not").

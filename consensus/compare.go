@@ -3348,6 +3348,13 @@ func compareNegation(a, b *analysis) []string {
 				}
 				continue
 			}
+			if t.unsaidFor && slices.ContainsFunc(y.terms, func(u term) bool { return u.w == t.w && u.cond >= 0 && y.conds[u.cond].kind == "unless" }) {
+				// "any school that had one last year does not get it":
+				// the case the other side's exception names ("unless the
+				// school held one"), not a thing the rule asserts.
+				neg[t.w]++
+				continue
+			}
 			if t.neg && (t.verbal && !t.lifted || t.none) && until[i] != 0 ||
 				t.neg && (t.verbal && !t.lifted || t.none) && unless[i] || t.neg && t.verbal && !t.lifted && withoutAfter[i] {
 				// "No port-out goes through unless the PIN matches", "don't
@@ -4330,7 +4337,9 @@ func plainIn(ws []string, rule map[string]bool, x *analysis) bool {
 	own := set(ws)
 	ruled, negated, negClause, foreign := map[int]bool{}, map[string]bool{}, map[int]bool{}, map[int]bool{}
 	for _, u := range x.terms {
-		if u.neg {
+		if u.neg || u.unsaidFor {
+			// "volunteers living nearby will not get it" says the
+			// case set aside, as a negation of its words does.
 			negated[u.w], negClause[u.clause] = true, true
 		}
 		if rule[u.w] && !own[u.w] && !lx.generic[u.w] && !strings.HasPrefix(u.w, "#") {
