@@ -805,6 +805,11 @@ func comparePositionsAs(recordTopic, filed, position string, read func(string) *
 	kt := &kindTexts{filed: filed, position: position} // their words read once for the readings of kinds
 	al.hard = append(al.hard, compareWidened(kt)...)
 	if len(al.hard) == 0 {
+		// A kind the filed rule names, dropped beside an aside that
+		// covers every kind ("all subscribers, whatever country").
+		al.hard = append(al.hard, compareScopeAside(kt)...)
+	}
+	if len(al.hard) == 0 {
 		// A kind joined to the rule's ("student or staff card"), unless
 		// a reading above named the change already.
 		al.hard = append(al.hard, compareKindJoined(kt)...)

@@ -497,8 +497,56 @@ func kindJoinedIn(rt, ot []string) string {
 		}
 		return x + " → " + strings.Join(ot[i:e], " ")
 	}
+	// "national ID cards and passports from countries", "single-family
+	// homes and condos with an LTV": a thing the rule names as a kind (a
+	// word before it) right before a word that bounds it, with things the
+	// rule never names joined to it before that word. Not a thing the rule
+	// says with a number or a unit ("48 hours apart and drawn from"), nor a
+	// bound said again ("30 strokes or fewer on").
+	for i := 0; i+3 < len(ot); i++ {
+		x := ot[i]
+		if ot[i+1] != "or" && ot[i+1] != "and" || !kindWord(x) {
+			continue
+		}
+		k := i + 2
+		if ot[k] == "the" || ot[k] == "a" || ot[k] == "an" {
+			k++
+		}
+		e := k
+		for e < len(ot) && e < k+3 && kindWord(ot[e]) {
+			e++
+		}
+		if e == k || e == len(ot) || !insertedBound()[ot[e]] {
+			continue
+		}
+		fx, c := fold(x), ot[e]
+		ys := ot[k:e]
+		if slices.ContainsFunc(ys, func(y string) bool {
+			return !unnamed(y) || fold(y) == fx || lx.near(fx, fold(y)) || comparedWords()[y]
+		}) {
+			continue
+		}
+		for j := 1; j+1 < len(rt); j++ {
+			if fold(rt[j]) != fx || rt[j+1] != c || !kindWord(rt[j-1]) {
+				continue
+			}
+			if slices.Contains(rt[max(0, j-3):j], "or") || slices.Contains(rt[max(0, j-3):j], "and") {
+				continue // a kind of a list of the rule's own
+			}
+			return rt[j-1] + " " + rt[j] + " " + c + " → " + strings.Join(ot[i:e+1], " ")
+		}
+	}
 	return ""
 }
+
+// insertedBound are the words after a thing that bound it, where a kind
+// joined to the thing before them widens the rule: "cards and passports
+// from countries with an extension".
+var insertedBound = wordSet("from with within in on at for under over near without inside outside")
+
+// comparedWords say a bound again rather than name a kind: "30 strokes or
+// fewer", "5 days or longer".
+var comparedWords = wordSet("fewer less more greater longer shorter higher lower later earlier sooner")
 
 // joinedVerb are the words that follow the things a rule is said of:
 // "contractors and delivery drivers must", "members and staff who refer".
@@ -736,8 +784,8 @@ func compareListWidened(k *kindTexts) []string {
 		for k < len(pt) && k < i+3 && kindWord(pt[k]) {
 			k++
 		}
-		if k == i+1 || slices.ContainsFunc(pt[i+1:k], named) {
-			continue
+		if k == i+1 || named(pt[k-1]) {
+			continue // the rule's own thing, perhaps of a kind it names ("any emergency call-out" of "a leak reported as an emergency" is larger)
 		}
 		larger := strings.Join(pt[i:k], " ")
 		// Past at most two words to the mark that opens the list ("on
