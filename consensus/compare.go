@@ -1047,11 +1047,13 @@ func comparePositions(a, b *analysis, al alignment, strong []string) Comparison 
 		// rule's reach; otherwise it may be said in other words.
 		soft = append(soft, conds...)
 	}
-	if !verbTurned(a, b) && !verbTurned(b, a) {
-		// "never delete" against "delete" turned the rule; a noun said
-		// under a negation of another word ("no binding -1", "except the
-		// BI warehouse", "unless the vault owner rejects") may only have
-		// moved.
+	if !verbTurned(a, b) && !verbTurned(b, a) && !withoutTurned(b, a) && !barDone(a, b) {
+		// "never delete" against "delete" turned the rule, and so did
+		// "without an escort" against "only with a trained escort", and
+		// "flies on the same plane" against "never travel on the same
+		// flight"; a noun said under a negation of another word ("no
+		// binding -1", "except the BI warehouse", "unless the vault owner
+		// rejects") may only have moved.
 		soft = append(soft, negs...)
 	}
 	hard = append(hard, compareMeans(a, b)...)
@@ -1233,6 +1235,86 @@ func verbTurned(x, y *analysis) bool {
 		}
 		if saidPlainly(y, t.w) {
 			return true
+		}
+	}
+	return false
+}
+
+// applyWord is "apply" as the lexicon folds it: "does not apply to" sets
+// a case aside.
+var applyWord = sync.OnceValue(func() string { return theLexicon().fold(stem("apply")) })
+
+// barDone reports whether the filed rule a bars a thing with "not" or
+// "never" that the position b says plainly as done, in the words of the
+// object after the barred verb rather than the verb itself: "couriers
+// never travel on the same flight as the object" against "flies with the
+// object on the same plane". Read from the filed side only: a position's
+// "do not turn up and you pay in full" is a case, not a bar.
+func barDone(a, b *analysis) bool {
+	for i, t := range a.terms {
+		if t.neg && t.verbal && !t.reason && objectTurned(a, b, i) {
+			return true
+		}
+	}
+	return false
+}
+
+// objectTurned reports whether y says plainly the object of the verb x
+// negates at i: the two words that stand right after it in its clause.
+func objectTurned(x, y *analysis, i int) bool {
+	lx := theLexicon()
+	t := x.terms[i]
+	if t.lifted || t.cond >= 0 || t.w == applyWord() {
+		return false // "does not apply to online quizzes" sets a case aside, no action
+	}
+	// Each use of the object on y's side stands in a clause with no
+	// negation of its own: "pupils are never driven in a personal car"
+	// keeps the bar on "must not use personal cars".
+	var negIn map[int]bool
+	n := 0
+	for j := i + 1; j < len(x.terms) && j <= i+2; j++ {
+		u := x.terms[j]
+		if u.clause != t.clause || u.cond >= 0 || lx.action[u.w] || lx.light[u.w] || lx.generic[u.w] || strings.HasPrefix(u.w, "#") || timeNames()[u.w] || u.afterAux {
+			break
+		}
+		if !saidPlainly(y, u.w) {
+			return false
+		}
+		if negIn == nil {
+			negIn = map[int]bool{}
+			for _, v := range y.terms {
+				negIn[v.clause] = negIn[v.clause] || v.neg
+			}
+		}
+		if slices.ContainsFunc(y.terms, func(v term) bool { return v.w == u.w && negIn[v.clause] }) {
+			return false
+		}
+		n++
+	}
+	return n == 2
+}
+
+// withoutTurned reports whether the position y does "without" what the
+// filed rule x asks for, said there only as asserted: "let clinicians
+// book into the gap without going through the manager" against "only the
+// clinic manager may book into that gap". A "without" of the filed rule
+// itself ("without being flagged overdue") is often said again the
+// other way round ("before the overdue flag") and stays unsure.
+func withoutTurned(y, x *analysis) bool {
+	lx := theLexicon()
+	for i, t := range y.terms {
+		if !t.neg || !t.afterWithout || t.reason || t.cond >= 0 {
+			continue
+		}
+		if saidPlainly(x, t.w) {
+			return true
+		}
+		// "without asking for approval": the verb after "without" with
+		// what it asks for, which "needs approval from HR" names.
+		if t.without && (lx.action[t.w] || lx.light[t.w] || t.w == askWord()) && i+1 < len(y.terms) {
+			if u := y.terms[i+1]; u.clause == t.clause && u.cond < 0 && !lx.light[u.w] && !lx.generic[u.w] && !strings.HasPrefix(u.w, "#") && saidPlainly(x, u.w) {
+				return true
+			}
 		}
 	}
 	return false
