@@ -5570,12 +5570,19 @@ func otherwiseBranches(x *analysis) []bool {
 }
 
 // anchorsUnlessEdit is compareAnchors for a position worded apart: an
-// edit finds numbers that traded places as an exchange.
+// edit finds numbers that traded places as an exchange. Numbers that
+// traded the parts they are said in are read in either
+// (compareNumberParts): an edit that turns "2 evenings a week" into
+// "juniors: 3 evenings/week" trades no stretch of the filed sentence.
 func anchorsUnlessEdit(a, b *analysis, edit bool) []string {
 	if edit {
-		return nil
+		return compareNumberParts(a, b)
 	}
-	return append(compareAnchors(a, b), compareConditioned(a, b)...)
+	out := append(compareAnchors(a, b), compareConditioned(a, b)...)
+	if len(out) == 0 {
+		out = compareNumberParts(a, b)
+	}
+	return out
 }
 
 // kinIn reports whether m holds a word of w's family that the stemmer

@@ -204,3 +204,129 @@ func anchorOf(x *analysis, i int, head bool) []string {
 	}
 	return out
 }
+
+// compareNumberParts finds two numbers of one kind that traded the things they
+// are said of when each is said in a part of its own, whichever side of
+// the number its words stand on: "£8 for adults and £12 for families"
+// against "adult_fee: 12, family_fee: 8", "2 staff on weekdays and 1 on
+// weekends" against "weekend: 2 staff, weekday: 1". A part is a clause or
+// an item after "and" or "or"; a part that holds no number and is
+// followed by a part opening with one is that number's label
+// ("weekend: 2"). The words of each number's part that the other's lacks
+// must stand beside the other number in the position, and none beside
+// its own: a rewording that reorders the parts ("for families it's £12,
+// adults pay £8") keeps each number with its words.
+func compareNumberParts(a, b *analysis) []string {
+	if len(a.qty) > 2*maxAnchored || len(b.qty) > 2*maxAnchored {
+		return nil
+	}
+	ka, kb := onceQuantities(a), onceQuantities(b)
+	// A number of the position with its unit unsaid is the filed one
+	// with it: "adult_fee: 12" for "£12".
+	bare := map[string]string{}
+	for k := range kb {
+		if quantityKind(k) == "" {
+			bare[k] = k
+		}
+	}
+	var keys []string
+	in := map[string]string{} // the key in b of each key in a
+	for k := range ka {
+		if _, ok := kb[k]; ok {
+			in[k] = k
+		} else if n, ok := bare[strings.TrimSuffix(k, quantityKind(k))]; ok {
+			in[k] = n
+		} else {
+			continue
+		}
+		keys = append(keys, k)
+	}
+	if len(keys) < 2 || len(keys) > maxAnchored {
+		return nil
+	}
+	slices.Sort(keys)
+	pa, pb := numberParts(a), numberParts(b)
+	var out []string
+	for i, x := range keys {
+		for _, y := range keys[i+1:] {
+			if quantityKind(x) != quantityKind(y) || in[x] == in[y] {
+				continue
+			}
+			sx, sy := pa.part[ka[x]], pa.part[ka[y]]
+			tx, ty := pb.part[kb[in[x]]], pb.part[kb[in[y]]]
+			if sx == sy || tx == ty {
+				continue // one part says both: "1 adult per 4 children"
+			}
+			ax, ay, bx, by := pa.words[sx], pa.words[sy], pb.words[tx], pb.words[ty]
+			dx, dy, ex, ey := minus(ax, ay), minus(ay, ax), minus(bx, by), minus(by, bx)
+			// Words of each number's own went to the other, and all the
+			// own words of one of them: words that open the text ("the
+			// front desk needs 2 staff") may stay with the first.
+			if overlap(dx, ey) > 0 && overlap(dy, ex) > 0 && (overlap(dx, ex) == 0 || overlap(dy, ey) == 0) {
+				out = append(out, a.terms[ka[x]].text+" ↔ "+a.terms[ka[y]].text)
+			}
+		}
+	}
+	return out
+}
+
+// numParts are the parts of a text compareNumberParts reads: the part of each
+// term, and the specific words of each part (a negated one marked:
+// "non-members").
+type numParts struct {
+	part  []int
+	words [][]string
+}
+
+// numberParts cuts x into the parts compareNumberParts reads.
+func numberParts(x *analysis) numParts {
+	lx := theLexicon()
+	isNum := func(t term) bool { return strings.HasPrefix(t.w, "#") }
+	p := numParts{part: make([]int, len(x.terms))}
+	s := 0
+	hasNum, cond := map[int]bool{}, map[int]bool{}
+	opens := map[int]bool{} // parts whose first term is a number
+	for k, t := range x.terms {
+		if k > 0 {
+			q := x.terms[k-1]
+			if q.clause != t.clause || q.cond != t.cond || t.afterConj {
+				s++
+			}
+		}
+		if k == 0 || p.part[k-1] != s {
+			opens[s] = isNum(t)
+		}
+		p.part[k] = s
+		cond[s] = t.cond >= 0
+		if isNum(t) {
+			hasNum[s] = true
+		}
+	}
+	// A part with no number before a part that opens with one is its
+	// label: "weekend: 2 staff"; but a condition after a number is as
+	// often that number's own ("every 30 seconds while the ignition is
+	// on and every 6 hours …").
+	merged := make([]int, s+1)
+	for i := range merged {
+		merged[i] = i
+	}
+	for i := s - 1; i >= 0; i-- {
+		if !hasNum[i] && opens[i+1] && !(cond[i] && i > 0 && hasNum[i-1]) {
+			merged[i] = merged[i+1]
+		}
+	}
+	p.words = make([][]string, s+1)
+	for k, t := range x.terms {
+		m := merged[p.part[k]]
+		p.part[k] = m
+		if isNum(t) || lx.generic[t.w] || lx.light[t.w] || lx.stop[t.w] || t.reason {
+			continue
+		}
+		w := t.w
+		if t.neg {
+			w = "!" + w
+		}
+		p.words[m] = append(p.words[m], w)
+	}
+	return p
+}
