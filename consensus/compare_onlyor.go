@@ -576,10 +576,10 @@ func thing(t surfaceTok) bool {
 // Not a case the other side names too ("but only on weekends" against
 // "on weekends").
 func compareButOnly(a, b *side) []string {
-	if c := butOnly(b, a); c != "" {
+	if c := butOnly(b, a, true); c != "" {
 		return []string{"condition added: " + c}
 	}
-	if c := butOnly(a, b); c != "" {
+	if c := butOnly(a, b, false); c != "" {
 		return []string{"condition dropped: " + c}
 	}
 	return nil
@@ -587,21 +587,36 @@ func compareButOnly(a, b *side) []string {
 
 // butOnly is the phrase after "but only on", "in", "at", "for" or
 // "during" in s, up to the end of its clause, whose words other mostly
-// never says (nor a word of their kin); "" when there is none.
-func butOnly(s, other *side) string {
+// never says (nor a word of their kin); "" when there is none. With
+// added, s is the position, and a condition after "but only" ("if",
+// "when", "once") is read too: a filed rule's, said by a position in the
+// shape of a setting ("justification_required=…"), is no case left out.
+func butOnly(s, other *side, added bool) string {
 	ts := s.toks
 	for i, t := range ts {
 		if t.key != "@only" || i == 0 || i+2 >= len(ts) || !opensOnly(s, i) || endsClause(s.text, t) {
 			continue
 		}
+		cond := false
 		switch surfaceWord(s.text, ts[i+1]) {
 		case "on", "in", "at", "for", "during":
 		default:
-			continue
+			if !added || ts[i+1].key != "@if" || countedOnce(s, i+1) || saysCondition(other) {
+				continue
+			}
+			// "…, and only once a DBA has approved the PR", "and only
+			// when the child attends two days a week": a condition where
+			// the other side states none, read as a case is. Against a
+			// condition of the other's it may be that one reworded ("only
+			// after the nurse agrees" for "only once the nurse says ok").
+			cond = true
 		}
 		things, fresh, end := 0, 0, i+1
 		for k := i + 2; k < len(ts) && k <= i+8; k++ {
 			end = k
+			if cond && ts[k].quant && saysKey(other.toks, ts[k].key) {
+				fresh = -len(ts) // "only when it is within an 8-minute drive": the other's measure
+			}
 			if thing(ts[k]) {
 				things++
 				key := ts[k].key
@@ -619,6 +634,51 @@ func butOnly(s, other *side) string {
 	}
 	return ""
 }
+
+// saysCondition reports whether s states a condition or a moment its
+// rule waits for: "if", "when", "once", "provided", "unless", "until",
+// "after", "subject to", "only with written notice".
+func saysCondition(s *side) bool {
+	for i, t := range s.toks {
+		switch t.key {
+		case "@if", "@unless":
+			return true
+		}
+		switch surfaceWord(s.text, t) {
+		case "until", "till", "after", "providing", "subject": // "subject to availability"
+			return true
+		}
+		if t.key == "@only" && i+1 < len(s.toks) {
+			switch surfaceWord(s.text, s.toks[i+1]) {
+			case "with", "upon", "on":
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// countedOnce reports whether the "once" at s.toks[i] counts times
+// rather than opening a condition: "only once a term", "only once per
+// visit", "only once each month"; not "only once a DBA has approved".
+func countedOnce(s *side, i int) bool {
+	ts := s.toks
+	if surfaceWord(s.text, ts[i]) != "once" || i+1 >= len(ts) {
+		return false
+	}
+	if endsClause(s.text, ts[i]) || ts[i+1].key == "@dist" || ts[i+1].quant {
+		return true
+	}
+	switch surfaceWord(s.text, ts[i+1]) {
+	case "a", "an", "per":
+		return i+2 >= len(ts) || countPeriods()[strings.TrimSuffix(surfaceWord(s.text, ts[i+2]), "s")]
+	}
+	return false
+}
+
+// countPeriods are the stretches of time a count of times is said per:
+// "once a week", "once per term".
+var countPeriods = wordSet("day week fortnight month quarter year term semester season shift visit session night lifetime period cycle meeting")
 
 // opensOnly reports whether the "only" at ts[i] opens a phrase of its
 // own: after "but" or "and", or after a comma ("…, only on sunrise
