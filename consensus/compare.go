@@ -1548,7 +1548,7 @@ func compareQuantities(a, b *analysis, topic map[string]bool) (hard, dropped, ad
 			}
 			continue
 		}
-		if !pairedB[j] && !restated && !bareOne(y) && !y.pair && !(whole(y) && saysWhole(a)) && !now(y) && !ratePeriod(y, qa) && !wordSaid(y, a) && !inName(y, a) && !gluedName(y, b, a) && !restatedAs(y, qa) && !weekdaySaid(y, a) && !(dailyAt(y, qb, qa) && !onDaysNamed(a)) {
+		if !pairedB[j] && !restated && !topic[qtyKey(y)] && !periodAdded(y, a) && !bareOne(y) && !y.pair && !(whole(y) && saysWhole(a)) && !now(y) && !ratePeriod(y, qa) && !wordSaid(y, a) && !inName(y, a) && !gluedName(y, b, a) && !restatedAs(y, qa) && !weekdaySaid(y, a) && !(dailyAt(y, qb, qa) && !onDaysNamed(a)) {
 			if y.every && y.dim == "" && y.per == "" && y.raw >= 2 && a.all {
 				// "after every third deploy" against "after each deploy".
 				hard = append(hard, "each → every "+y.text)
@@ -1934,7 +1934,18 @@ func saidBack(q quantity, qs []quantity) bool {
 // said by x as the unit itself: "the forecast for the month", "your
 // normal day rate", "{:every :hour}", "day before". The one is the
 // unit's, left implied on both sides.
-func periodSaid(q quantity, x *analysis) bool {
+func periodSaid(q quantity, x *analysis) bool { return periodNamed(q, x, true) }
+
+// periodAdded reports whether q, one of a unit of time that only one
+// side says ("in a day", "carry over monthly", "if you miss a week"), is
+// said by x as the unit itself, once and not as a kind of days: "on a
+// given day", "month to month", "a missed week". The plural names some
+// days of the unit, not the unit: "every day" against "12 minutes on
+// competition days" widens the rule to all days.
+func periodAdded(q quantity, x *analysis) bool { return periodNamed(q, x, false) }
+
+// periodNamed is periodSaid, read with or without the unit's plural.
+func periodNamed(q quantity, x *analysis, plural bool) bool {
 	if q.dim != "time" || q.raw > 1 || strings.ContainsAny(q.text, "0123456789") || strings.Contains(strings.ToLower(q.text), "one") {
 		return false
 	}
@@ -1949,7 +1960,9 @@ func periodSaid(q quantity, x *analysis) bool {
 		}
 		for _, n := range names {
 			f := lx.fold(stem(n))
-			if slices.ContainsFunc(x.terms, func(t term) bool { return t.w == f && !t.neg }) {
+			if slices.ContainsFunc(x.terms, func(t term) bool {
+				return t.w == f && !t.neg && (plural || !strings.HasSuffix(strings.ToLower(t.text), "s"))
+			}) {
 				return true
 			}
 		}
