@@ -591,16 +591,59 @@ func compareButOnly(a, b *side) []string {
 // added, s is the position, and a condition after "but only" ("if",
 // "when", "once") is read too: a filed rule's, said by a position in the
 // shape of a setting ("justification_required=…"), is no case left out.
+// A position may also bound the rule's reach with "only" said by the verb
+// that says it holds ("applies only to BTC", "kicks in only for customers
+// on …", "should only apply to"), or with "only in", "for" or "to" after
+// its words, where the filed rule says "only" of nothing ("blocks a driver
+// only in markets where …"): not a number or a time the other says.
 func butOnly(s, other *side, added bool) string {
 	ts := s.toks
 	for i, t := range ts {
-		if t.key != "@only" || i == 0 || i+2 >= len(ts) || !opensOnly(s, i) || endsClause(s.text, t) {
+		if t.key != "@only" || i == 0 || i+2 >= len(ts) || endsClause(s.text, t) {
+			continue
+		}
+		// "the review applies only to BTC", "kicks in only for customers
+		// on …", "should only apply to": the rule's reach said of a case.
+		reach, loose := false, false
+		if !opensOnly(s, i) {
+			if !added {
+				continue
+			}
+			reach = true
+			if !appliesOnly(s, i) {
+				// "blocks a driver only in markets where …": where the
+				// filed rule says "only" of nothing; not "only for
+				// pallets lighter than 400 kg" of "allowed only for
+				// pallets under 400 kg", its own limit reworded.
+				switch surfaceWord(s.text, ts[i+1]) {
+				case "in", "for", "to":
+				default:
+					continue
+				}
+				if saysKey(other.toks, "@only") {
+					continue
+				}
+				loose = true
+			}
+		}
+		p := i
+		if reach && appliesAfter(surfaceWord(s.text, ts[i+1])) {
+			p++ // "only apply to"
+		}
+		if p+2 >= len(ts) {
 			continue
 		}
 		cond := false
-		switch surfaceWord(s.text, ts[i+1]) {
+		switch surfaceWord(s.text, ts[p+1]) {
 		case "on", "in", "at", "for", "during":
+		case "to", "within", "inside":
+			if !reach {
+				continue
+			}
 		default:
+			if reach {
+				continue
+			}
 			if !added || ts[i+1].key != "@if" || countedOnce(s, i+1) || saysCondition(other) {
 				continue
 			}
@@ -611,11 +654,16 @@ func butOnly(s, other *side, added bool) string {
 			// after the nurse agrees" for "only once the nurse says ok").
 			cond = true
 		}
-		things, fresh, end := 0, 0, i+1
-		for k := i + 2; k < len(ts) && k <= i+8; k++ {
+		things, fresh, end := 0, 0, p+1
+		for k := p + 2; k < len(ts) && k <= p+8; k++ {
 			end = k
-			if cond && ts[k].quant && saysKey(other.toks, ts[k].key) {
+			if (cond || loose) && ts[k].quant && saysKey(other.toks, ts[k].key) {
 				fresh = -len(ts) // "only when it is within an 8-minute drive": the other's measure
+			}
+			if w := strings.TrimSuffix(surfaceWord(s.text, ts[k]), "s"); loose && (weekdays()[w] || monthWords()[w] || dayParts()[w]) {
+				// "only in the evening": a time of the rule, which
+				// compareOnlyWhen reads against the other's hours.
+				fresh = -len(ts)
 			}
 			if thing(ts[k]) {
 				things++
@@ -634,6 +682,28 @@ func butOnly(s, other *side, added bool) string {
 	}
 	return ""
 }
+
+// appliesOnly reports whether the "only" at s.toks[i] bounds the reach of
+// the rule: after a word that says a rule holds ("applies only to",
+// "kicks in only for", "bites only for") or before one ("only applies
+// to", "should only apply to").
+func appliesOnly(s *side, i int) bool {
+	ts := s.toks
+	if !endsClause(s.text, ts[i-1]) && appliesWords()[surfaceWord(s.text, ts[i-1])] {
+		return true
+	}
+	return i+1 < len(ts) && appliesAfter(surfaceWord(s.text, ts[i+1])) && !endsClause(s.text, ts[i+1])
+}
+
+// appliesAfter reports whether w, said after "only", says a rule holds:
+// "only applies to"; not "only in", a case.
+func appliesAfter(w string) bool {
+	return w != "in" && appliesWords()[w]
+}
+
+// appliesWords say that a rule holds, or where: "applies", "kicks in",
+// "bites", "is valid".
+var appliesWords = wordSet("apply applies applied applying in bites bite kicks valid holds hold")
 
 // saysCondition reports whether s states a condition or a moment its
 // rule waits for: "if", "when", "once", "provided", "unless", "until",
