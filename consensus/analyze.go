@@ -137,8 +137,10 @@ func relation(toks []rawTok, i0, i int, q quantity) int8 {
 		switch {
 		case prev == "plus" || prev == "surcharge" || prev == "uplift" || prev == "markup" || prev == "premium" || prev == "extra" || next(1) == "more" || next(1) == "extra" || next(1) == "surcharge" || next(1) == "uplift" || next(1) == "markup" || next(1) == "premium" || next(1) == "on" && next(2) == "top":
 			return relOver
-		case prev == "minus" || prev == "discount" || prev == "reduction" || next(1) == "off" || next(1) == "discount" || next(1) == "reduction" || next(1) == "cheaper" || next(1) == "less" && next(2) != "than":
-			return relUnder
+		case prev == "minus" || prev == "discount" || prev == "reduction" || next(1) == "off" || next(1) == "discount" || next(1) == "reduction" || next(1) == "cheaper" || next(1) == "less" && next(2) != "than" || next(1) == "below" && next(2) != "which":
+			return relUnder // "10% off", "40% below the week before"
+		case next(1) == "above" && next(2) != "which":
+			return relOver
 		case next(1) == "of":
 			return relOf
 		}
@@ -726,6 +728,16 @@ func lex(text string) []rawTok {
 				out = append(out, rawTok{low: "percent", clause: clause, text: "%"})
 			}
 			i++
+		case r == '*' && timesSign(rs, i) != 0:
+			// A code's times sign between an amount and its multiple:
+			// "limit * 1.10" as "the limit x 1.10", "0.6 * baseline" as
+			// "0.6x the baseline".
+			if p := len(out) - 1; timesSign(rs, i) < 0 && p >= 0 && out[p].isNum && !out[p].clock {
+				out[p].text += "x"
+			} else if timesSign(rs, i) > 0 {
+				out = append(out, rawTok{low: "×", clause: clause, text: "*"})
+			}
+			i++
 		case (r == '+' || r == '-' || r == '−') && signedShare(rs, i):
 			// "the base rate + 25%", "list price -10%": the share more or
 			// less than the amount named, as "plus" and "minus" say it.
@@ -786,6 +798,31 @@ func lex(text string) []rawTok {
 		}
 	}
 	return out
+}
+
+// timesSign reads the "*" at rs[i] as a times sign between a number and a
+// name, spaced alike on both sides: -1 when the number comes first
+// ("0.6*baseline"), 1 when it follows ("limit * 1.10"), 0 when it is no
+// such sign: a product of two numbers ("5 * 60"), a mark of emphasis ("5
+// *working* days") or a footnote ("£25*").
+func timesSign(rs []rune, i int) int {
+	l, r := i-1, i+1
+	if spaced := l >= 0 && rs[l] == ' '; spaced != (r < len(rs) && rs[r] == ' ') {
+		return 0
+	} else if spaced {
+		l, r = l-1, r+1
+	}
+	if l < 0 || r >= len(rs) {
+		return 0
+	}
+	name := func(c rune) bool { return unicode.IsLetter(c) || c == '_' }
+	switch a, b := rs[l], rs[r]; {
+	case unicode.IsDigit(a) && (name(b) || b == '('):
+		return -1
+	case unicode.IsDigit(b) && (name(a) || a == ')'):
+		return 1
+	}
+	return 0
 }
 
 // signedShare reports whether the sign at rs[i] ("+", "-", "−") says a

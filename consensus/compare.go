@@ -2415,9 +2415,9 @@ func sameQuantity(x, y quantity) bool {
 	if x.dim == "percent" && y.counted || y.dim == "percent" && x.counted {
 		return false // "5 students" are not "5% of students"
 	}
-	if x.dim == "percent" && multiplier(y) && x.per == y.per {
+	if x.dim == "percent" && y.dim == "" && multiplier(y) && x.per == y.per {
 		y.value, y.dim = 100*y.value, "percent" // "1.5x the rate" is 150% of it
-	} else if y.dim == "percent" && multiplier(x) && x.per == y.per {
+	} else if y.dim == "percent" && x.dim == "" && multiplier(x) && x.per == y.per {
 		x.value, x.dim = 100*x.value, "percent"
 	}
 	if x.dim != "" && y.dim != "" && (x.dim != y.dim || x.days != y.days) {
@@ -2454,8 +2454,10 @@ func sameQuantity(x, y quantity) bool {
 	}
 	if (x.dim == "") != (y.dim == "") && x.per != "" && x.per == y.per && x.perVal == y.perVal {
 		// A rate whose unit one side says far from its number: "five
-		// or more logged hours every week" is 5 hours a week.
-		return x.raw == y.raw && x.raw > 1
+		// or more logged hours every week" is 5 hours a week; a fraction
+		// in digits on both sides as well ("0.75% a month" is the
+		// "0.75" of a "MONTHLY-RATE-PCT").
+		return x.raw == y.raw && (x.raw > 1 || decimalDigits(x) && decimalDigits(y))
 	}
 	if x.dim == "clock" && y.dim == "clock" && math.Abs(x.value-y.value) == 12 && (eitherHalf(x) || eitherHalf(y)) {
 		return true // "by 8:30" after "start at 8pm" is 20:30
