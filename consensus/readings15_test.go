@@ -110,10 +110,7 @@ func TestShareOfAnAmount(t *testing.T) {
 		{"A 10% surcharge applies to card payments under £5.", "A surcharge of 10% applies to card payments under £5.", Agree},
 		{"The panel is cut to 48 x 48 cm.", "The panel is cut to 48 by 48 cm.", Agree},
 	})
-	for _, tc := range []struct {
-		text string
-		rel  int8
-	}{
+	checkRelations(t, []relationCase{
 		{"the hire rate plus 25%", relOver},
 		{"a 25% surcharge", relOver},
 		{"20% off the menu price", relUnder},
@@ -123,7 +120,21 @@ func TestShareOfAnAmount(t *testing.T) {
 		{"1.5 times the hourly rate", relTimes},
 		{"3 times a week", 0},
 		{"48 x 48 cm", 0},
-	} {
+	})
+}
+
+// relationCase is a text and the relation of its share or multiple to
+// the amount it names (relOver, relUnder, relOf, relTimes), 0 for none.
+type relationCase struct {
+	text string
+	rel  int8
+}
+
+// checkRelations reads each case's text and checks the relation of the
+// first of its numbers that has one (or of its first number).
+func checkRelations(t *testing.T, cases []relationCase) {
+	t.Helper()
+	for _, tc := range cases {
 		a := analyze(tc.text)
 		var got int8 = -1
 		for _, q := range a.qty {

@@ -55,10 +55,7 @@ func TestTimesSignInCode(t *testing.T) {
 			"Leave must be requested 5 working days ahead.",
 			"Leave has to be requested 3 *working* days in advance.", Disagree, "3 working days"},
 	})
-	for _, tc := range []struct {
-		text string
-		rel  int8
-	}{
+	checkRelations(t, []relationCase{
 		{"the limit * 1.10", relTimes},
 		{"0.6 * baseline", relTimes},
 		{"30 * 60", 0},
@@ -66,18 +63,7 @@ func TestTimesSignInCode(t *testing.T) {
 		{"40% below the week before", relUnder},
 		{"20% above the set point", relOver},
 		{"at 40% or below", 0},
-	} {
-		a := analyze(tc.text)
-		var got int8 = -1
-		for _, q := range a.qty {
-			if q.rel != 0 || got < 0 {
-				got = q.rel
-			}
-		}
-		if got != tc.rel {
-			t.Errorf("%q: relation %d, want %d", tc.text, got, tc.rel)
-		}
-	}
+	})
 }
 
 // TestRateFractionUnitOnce reads a fraction in digits said as a rate on both
